@@ -1,0 +1,18 @@
+/** What every layer of the gate sees for one proposed tool call. */
+import type { GateSettings } from '../session/commands.ts';
+import type { SessionGrant } from '../session/sessionState.ts';
+import type { ShellAnalysis } from '../shell/shellAnalysis.ts';
+
+export interface GateInput {
+  readonly tool: string;
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly fingerprint: string;
+  /** The parsed command line when the tool runs one; null for tools that do not. */
+  readonly shell: ShellAnalysis | null;
+  /** Whether the tool runs a shell command line (then a missing or failed parse is never safe). */
+  readonly runsShell: boolean;
+  readonly settings: GateSettings;
+  /** Grants of this session, to cover dangerous actions a human approved. */
+  readonly grants: readonly SessionGrant[];
+  readonly allowlisted: boolean;
+}

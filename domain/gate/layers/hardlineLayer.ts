@@ -1,0 +1,20 @@
+/** The floor nothing lifts: hardline commands are blocked under every mode, yolo and allowlist included. */
+import { matchHardline } from '../floors/hardlineFloor.ts';
+import type { GateLayer } from '../layer.ts';
+import { layerVerdict } from '../layer.ts';
+
+export const hardlineLayer: GateLayer = {
+  name: 'hardline',
+  evaluate: ({ shell }) => {
+    if (shell === null) return null;
+    const hits = matchHardline(shell);
+    const first = hits[0];
+    if (first === undefined) return null;
+    return {
+      verdict: layerVerdict('hardline', 'block', unique(hits.map((h) => `hardline:${h.ruleId}`)),
+        `Blocked: ${first.reason} (\`${first.command}\`). This is on the hardline list and is never run by the agent; run it yourself outside the agent if you really mean it.`),
+    };
+  },
+};
+
+const unique = (items: readonly string[]): string[] => [...new Set(items)];

@@ -1,0 +1,117 @@
+/**
+ * Commands to a session: what the runtime asks the gate. Each carries everything its decision needs — the
+ * clock reading (`now`), ids minted outside, the classified action, the settings in force — so `decide`
+ * stays pure and a recorded command re-derives the same events on replay.
+ */
+import { z } from 'zod';
+import { approvalAnswerSchema, instantSchema, resumptionSchema, shellAnalysisSchema } from '../events/schemas.ts';
+
+export const gateSettingsSchema = z.object({
+  approvals: z.object({
+    mode: z.enum(['manual', 'smart', 'off']),
+    yolo: z.boolean(),
+    /** How long a human has to answer; then the question counts as denied. */
+    timeoutSeconds: z.number().positive(),
+    /** Whether a model is configured for smart approvals; without one smart escalates to manual. */
+    smartModelConfigured: z.boolean(),
+  }),
+});
+export type GateSettings = z.infer<typeof gateSettingsSchema>;
+
+const sessionRef = { sessionId: z.string().min(1), now: instantSchema };
+
+export const observeUserMessageSchema = z.object({
+  type: z.literal('ObserveUserMessage'),
+  data: z.object({
+    ...sessionRef,
+    textRef: z.string(),
+    textDigest: z.string(),
+    length: z.number().int().nonnegative(),
+    senderId: z.string().nullable(),
+    platform: z.string().nullable(),
+    parentSessionId: z.string().nullable(),
+  }),
+});
+
+export const proposeToolCallSchema = z.object({
+  type: z.literal('ProposeToolCall'),
+  data: z.object({
+    ...sessionRef,
+    callId: z.string().min(1),
+    tool: z.string().min(1),
+    args: z.record(z.string(), z.unknown()),
+    fingerprint: z.string(),
+    /** Whether the tool runs a shell command line (terminal, mapped tools, visible shell-outs). */
+    runsShell: z.boolean(),
+    /** The parsed command line, for tools that run one (null when the line is missing). */
+    shell: shellAnalysisSchema.nullable(),
+    /** A subagent's call: the session that started it, and whether that session is known to the gate. */
+    parentSessionId: z.string().nullable(),
+    parentKnown: z.boolean(),
+    /** Whether the action's fingerprint is on the allowlist (config or an earlier "always"). */
+    allowlisted: z.boolean(),
+    settings: gateSettingsSchema,
+    resumption: resumptionSchema,
+    /** Id to give the approval request, should the decision be to ask. */
+    approvalId: z.string().min(1),
+  }),
+});
+
+export const proposeOutputSchema = z.object({
+  type: z.literal('ProposeOutput'),
+  data: z.object({
+    ...sessionRef,
+    outputId: z.string().min(1),
+    channel: z.string(),
+    textDigest: z.string(),
+    length: z.number().int().nonnegative(),
+  }),
+});
+
+export const answerApprovalSchema = z.object({
+  type: z.literal('AnswerApproval'),
+  data: z.object({
+    ...sessionRef,
+    approvalId: z.string().min(1),
+    answer: approvalAnswerSchema,
+    answeredBy: z.string().nullable(),
+    /** Id for the grant a once (retrying runtimes), session or always answer issues. */
+    grantId: z.string().min(1),
+  }),
+});
+
+export const expireApprovalsSchema = z.object({
+  type: z.literal('ExpireApprovals'),
+  data: z.object({ ...sessionRef }),
+});
+
+export const recordToolResultSchema = z.object({
+  type: z.literal('RecordToolResult'),
+  data: z.object({
+    ...sessionRef,
+    callId: z.string(),
+    tool: z.string(),
+    status: z.string(),
+    durationMs: z.number().nullable(),
+  }),
+});
+
+export const endSessionSchema = z.object({
+  type: z.literal('EndSession'),
+  data: z.object({ ...sessionRef }),
+});
+
+export const sessionCommandSchema = z.discriminatedUnion('type', [
+  observeUserMessageSchema, proposeToolCallSchema, proposeOutputSchema, answerApprovalSchema,
+  expireApprovalsSchema, recordToolResultSchema, endSessionSchema,
+]);
+
+export type SessionCommand = z.infer<typeof sessionCommandSchema>;
+export type CommandOf<T extends SessionCommand['type']> = Extract<SessionCommand, { type: T }>;
+export type ObserveUserMessage = CommandOf<'ObserveUserMessage'>;
+export type ProposeToolCall = CommandOf<'ProposeToolCall'>;
+export type ProposeOutput = CommandOf<'ProposeOutput'>;
+export type AnswerApproval = CommandOf<'AnswerApproval'>;
+export type ExpireApprovals = CommandOf<'ExpireApprovals'>;
+export type RecordToolResult = CommandOf<'RecordToolResult'>;
+export type EndSession = CommandOf<'EndSession'>;

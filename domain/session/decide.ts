@@ -1,0 +1,154 @@
+/**
+ * The session decider: one pure function per command. No clock, no I/O, no randomness — the command brings
+ * the time and the ids — so replaying recorded commands re-derives the recorded events exactly.
+ * Before any command, questions whose time ran out are closed as expired (an unanswered question is a deny).
+ */
+import { event, type TollgateEvent } from '../events/catalogue.ts';
+import { matchDangerous } from '../gate/approvals/dangerousCommands.ts';
+import { runGate } from '../gate/runGate.ts';
+import type { LayerVerdict } from '../gate/verdict.ts';
+import type {
+  AnswerApproval, EndSession, ExpireApprovals, ObserveUserMessage, ProposeOutput, ProposeToolCall,
+  RecordToolResult, SessionCommand,
+} from './commands.ts';
+import { evolve } from './evolve.ts';
+import type { OpenSession, SessionState } from './sessionState.ts';
+
+export const decide = (command: SessionCommand, state: SessionState): TollgateEvent[] => {
+  const expired = expireDue(state, command.data.now);
+  const current = expired.reduce(evolve, state);
+  return [...expired, ...decideFresh(command, current)];
+};
+
+const decideFresh = (command: SessionCommand, state: SessionState): TollgateEvent[] => {
+  switch (command.type) {
+    case 'ObserveUserMessage': return observeUserMessage(command, state);
+    case 'ProposeToolCall': return proposeToolCall(command, state);
+    case 'ProposeOutput': return proposeOutput(command, state);
+    case 'AnswerApproval': return answerApproval(command, state);
+    case 'ExpireApprovals': return expireApprovals(command, state);
+    case 'RecordToolResult': return recordToolResult(command, state);
+    case 'EndSession': return endSession(command, state);
+    default: return unreachable(command);
+  }
+};
+
+const observeUserMessage = ({ data }: ObserveUserMessage, state: SessionState): TollgateEvent[] => {
+  const start = state.status === 'open' ? [] : [event('SessionStarted', {
+    sessionId: data.sessionId, platform: data.platform, parentSessionId: data.parentSessionId, at: data.now,
+  })];
+  return [...start, event('UserMessageReceived', {
+    sessionId: data.sessionId, textRef: data.textRef, textDigest: data.textDigest, length: data.length,
+    senderId: data.senderId, platform: data.platform, at: data.now,
+  })];
+};
+
+const proposeToolCall = (command: ProposeToolCall, state: SessionState): TollgateEvent[] => {
+  const { data } = command;
+  if (state.status === 'open') return decideToolCall(command, state);
+  if (state.status === 'unknown' && data.parentSessionId !== null && data.parentKnown) {
+    // A subagent's first call: its session opens linked to the parent that started it.
+    const started = event('SessionStarted', { sessionId: data.sessionId, platform: null, parentSessionId: data.parentSessionId, at: data.now });
+    const opened = evolve(state, started) as OpenSession;
+    return [started, ...decideToolCall(command, opened)];
+  }
+  const reason = state.status === 'ended' ? 'session:session-ended' : 'session:unknown-session';
+  const message = state.status === 'ended'
+    ? 'Blocked: this session has ended.'
+    : 'Blocked: the gate has not seen this session start (no user message), so there is no authority to act.';
+  return [toolCallDecided(data, { layer: 'session', verdict: 'block', reasons: [reason], message, mode: 'enforce' }, [], null, null)];
+};
+
+const decideToolCall = ({ data }: ProposeToolCall, state: OpenSession): TollgateEvent[] => {
+  const decision = runGate({
+    tool: data.tool, args: data.args, fingerprint: data.fingerprint, shell: data.shell, runsShell: data.runsShell,
+    settings: data.settings, grants: Object.values(state.grants), allowlisted: data.allowlisted,
+  });
+  const { final, wouldBlock, grantId } = decision;
+  if (final.verdict === 'ask') {
+    const expiresAt = new Date(Date.parse(data.now) + data.settings.approvals.timeoutSeconds * 1000).toISOString();
+    return [
+      toolCallDecided(data, final, wouldBlock, data.approvalId, null),
+      event('ApprovalRequested', {
+        sessionId: data.sessionId, approvalId: data.approvalId, callId: data.callId, tool: data.tool,
+        fingerprint: data.fingerprint, summary: summarize(data),
+        hits: data.shell === null ? [] : matchDangerous(data.shell).map((h) => ({ ...h })), resumption: data.resumption,
+        expiresAt, at: data.now,
+      }),
+    ];
+  }
+  const consumed = grantId !== null && state.grants[grantId]?.scope === 'once'
+    ? [event('GrantConsumed', { sessionId: data.sessionId, grantId, callId: data.callId, at: data.now })]
+    : [];
+  return [toolCallDecided(data, final, wouldBlock, null, grantId), ...consumed];
+};
+
+const proposeOutput = ({ data }: ProposeOutput, state: SessionState): TollgateEvent[] => {
+  const open = state.status === 'open';
+  return [event('OutputChecked', {
+    sessionId: data.sessionId, outputId: data.outputId, channel: data.channel, textDigest: data.textDigest,
+    length: data.length, verdict: open ? 'allow' : 'block', layer: open ? 'gate' : 'session',
+    reasons: open ? [] : [state.status === 'ended' ? 'session:session-ended' : 'session:unknown-session'],
+    message: open ? 'Allowed: no guard objected.' : 'Held back: the gate has not seen this session start.',
+    wouldBlock: [], at: data.now,
+  })];
+};
+
+const answerApproval = ({ data }: AnswerApproval, state: SessionState): TollgateEvent[] => {
+  if (state.status !== 'open') return [];
+  const pending = state.pending[data.approvalId];
+  if (pending === undefined) return [];
+  const approved = data.answer !== 'deny';
+  const answered = event('ApprovalAnswered', {
+    sessionId: data.sessionId, approvalId: data.approvalId, callId: pending.callId, answer: data.answer,
+    callAllowed: approved, answeredBy: data.answeredBy, at: data.now,
+  });
+  // A held call runs on "once" and nothing more is granted; a retrying runtime needs a one-use grant instead.
+  const scope = data.answer === 'deny' ? null
+    : data.answer === 'once' ? (pending.resumption === 'retry' ? 'once' : null)
+    : data.answer;
+  if (scope === null) return [answered];
+  return [answered, event('GrantIssued', {
+    sessionId: data.sessionId, grantId: data.grantId, approvalId: data.approvalId, scope, tool: pending.tool,
+    fingerprint: pending.fingerprint, summary: pending.summary, at: data.now,
+  })];
+};
+
+/** The expiry itself happens in `decide` before every command; this command only triggers it. */
+const expireApprovals = (_command: ExpireApprovals, _state: SessionState): TollgateEvent[] => [];
+
+const recordToolResult = ({ data }: RecordToolResult, state: SessionState): TollgateEvent[] =>
+  state.status === 'open'
+    ? [event('ToolCallCompleted', { sessionId: data.sessionId, callId: data.callId, tool: data.tool, status: data.status, durationMs: data.durationMs, at: data.now })]
+    : [];
+
+const endSession = ({ data }: EndSession, state: SessionState): TollgateEvent[] =>
+  state.status === 'open' ? [event('SessionEnded', { sessionId: data.sessionId, at: data.now })] : [];
+
+const expireDue = (state: SessionState, now: string): TollgateEvent[] => {
+  if (state.status !== 'open') return [];
+  const at = Date.parse(now);
+  return Object.values(state.pending)
+    .filter((p) => Date.parse(p.expiresAt) <= at)
+    .map((p) => event('ApprovalExpired', { sessionId: state.sessionId, approvalId: p.approvalId, callId: p.callId, at: now }));
+};
+
+const toolCallDecided = (
+  data: ProposeToolCall['data'],
+  verdict: LayerVerdict,
+  wouldBlock: readonly LayerVerdict[],
+  approvalId: string | null,
+  grantId: string | null,
+): TollgateEvent => event('ToolCallDecided', {
+  sessionId: data.sessionId, callId: data.callId, tool: data.tool, args: data.args, fingerprint: data.fingerprint,
+  shell: data.shell, verdict: verdict.verdict, layer: verdict.layer, reasons: [...verdict.reasons],
+  message: verdict.message, mode: verdict.mode, wouldBlock: wouldBlock.map((w) => ({ ...w, reasons: [...w.reasons] })),
+  approvalId, grantId, at: data.now,
+});
+
+const summarize = (data: ProposeToolCall['data']): string =>
+  data.shell !== null ? data.shell.source : `${data.tool} ${JSON.stringify(data.args)}`.slice(0, 500);
+
+const unreachable = (command: never): never => {
+  throw new Error(`Assertion failed: unhandled command ${JSON.stringify(command)}`);
+};

@@ -1,0 +1,43 @@
+/** The pure fold from a session's events to its state. */
+import type { TollgateEvent } from '../events/catalogue.ts';
+import type { OpenSession, SessionState } from './sessionState.ts';
+
+export const evolve = (state: SessionState, event: TollgateEvent): SessionState => {
+  switch (event.type) {
+    case 'SessionStarted':
+      return {
+        status: 'open', sessionId: event.data.sessionId, parentSessionId: event.data.parentSessionId,
+        platform: event.data.platform, userMessages: 0, pending: {}, grants: {},
+      };
+    case 'UserMessageReceived':
+      return state.status === 'open' ? { ...state, userMessages: state.userMessages + 1 } : state;
+    case 'ApprovalRequested': {
+      if (state.status !== 'open') return state;
+      const { approvalId, callId, tool, fingerprint, summary, resumption, expiresAt } = event.data;
+      const pending = { approvalId, callId, tool, fingerprint, summary, resumption, expiresAt };
+      return { ...state, pending: { ...state.pending, [approvalId]: pending } };
+    }
+    case 'ApprovalAnswered':
+    case 'ApprovalExpired':
+      return state.status === 'open' ? { ...state, pending: without(state.pending, event.data.approvalId) } : state;
+    case 'GrantIssued': {
+      if (state.status !== 'open') return state;
+      const { grantId, scope, tool, fingerprint } = event.data;
+      return { ...state, grants: { ...state.grants, [grantId]: { grantId, scope, tool, fingerprint } } };
+    }
+    case 'GrantConsumed':
+      return state.status === 'open' ? consume(state, event.data.grantId) : state;
+    case 'SessionEnded':
+      return { status: 'ended', sessionId: event.data.sessionId };
+    default:
+      return state;
+  }
+};
+
+const consume = (state: OpenSession, grantId: string): OpenSession =>
+  state.grants[grantId]?.scope === 'once' ? { ...state, grants: without(state.grants, grantId) } : state;
+
+const without = <T>(record: Readonly<Record<string, T>>, key: string): Readonly<Record<string, T>> => {
+  const { [key]: _removed, ...rest } = record;
+  return rest;
+};

@@ -1,0 +1,50 @@
+/**
+ * What the command floor knows about a shell command line: the simple commands that would actually run,
+ * after unwrapping compounds, substitutions, nested shells and wrappers. Produced by adapters/shell (the
+ * tree-sitter-bash grammar), consumed by the pure rule tables in domain/gate. Plain JSON: it is recorded in
+ * the ledger with the tool call, so replay needs no parser.
+ */
+
+export interface Redirect {
+  /** The operator as written: '>', '>>', '<', '&>', '>|', '2>', ... */
+  readonly op: string;
+  /** The target word, unquoted (a file path or a descriptor such as '&1'). */
+  readonly target: string;
+}
+
+export interface SimpleCommand {
+  /** Program name as it would be looked up: quotes and a leading backslash removed, directory stripped. */
+  readonly program: string;
+  /** The program word as written after unquoting, with its directory (e.g. '/bin/rm'). */
+  readonly programPath: string;
+  /** Arguments after the program, unquoted. A word that is not static text keeps its source form. */
+  readonly args: readonly string[];
+  readonly redirects: readonly Redirect[];
+  /** Programs whose output is piped into this command's standard input (earlier stages of its pipeline). */
+  readonly pipedFrom: readonly string[];
+  /**
+   * How the command was reached, outermost first: e.g. ['sudo', 'sh -c', '$(...)'].
+   * Empty for a command at the top level of the line.
+   */
+  readonly via: readonly string[];
+  /** The command's source text (for messages and fingerprints). */
+  readonly text: string;
+}
+
+export interface ShellAnalysis {
+  /** The whole command line as given. */
+  readonly source: string;
+  /** False when the grammar reported an error or a part could not be analysed; such a line is never safe. */
+  readonly parsed: boolean;
+  /** What could not be parsed, and where. */
+  readonly problems: readonly string[];
+  readonly commands: readonly SimpleCommand[];
+}
+
+/** One rule of the command floor that matched one simple command. */
+export interface RuleHit {
+  readonly ruleId: string;
+  readonly reason: string;
+  /** The simple command's text that matched. */
+  readonly command: string;
+}

@@ -1,0 +1,315 @@
+/**
+ * The gate as the runtime sees it: user messages in, tool calls and outgoing text decided, approvals answered.
+ * Adapters do their work first (parse the command line, store raw text, read the allowlist projection), then a
+ * command with everything the decision needs goes through the pure decider and is appended to the ledger.
+ * Every failure inside is a block (or a held reply), and the reason is recorded.
+ */
+import type { Ledger } from '../../adapters/ledger/port.ts';
+import { canonicalJson } from '../../domain/encoding/canonicalJson.ts';
+import type { TollgateEvent } from '../../domain/events/catalogue.ts';
+import { encodeEvent } from '../../domain/events/codec.ts';
+import type { GateSettings, SessionCommand } from '../../domain/session/commands.ts';
+import { actionFingerprint } from '../../domain/tools/actionFingerprint.ts';
+import { classifyToolCall, type AnalyzeShell } from '../../domain/tools/classifyToolCall.ts';
+import type { CheckpointStore } from '../../projections/checkpointStore.ts';
+import { allowlistKey, grants, type GrantsState } from '../../projections/grants.ts';
+import { pendingApprovals, type PendingApprovals } from '../../projections/pendingApprovals.ts';
+import type { RunningProjection } from '../../projections/runProjection.ts';
+import { runProjection } from '../../projections/runProjection.ts';
+import { sessionTimeline, type SessionTimelines } from '../../projections/sessionTimeline.ts';
+import { wouldBlockReport, type WouldBlockReport } from '../../projections/wouldBlockReport.ts';
+import type { TollgateConfig } from '../config/configSchema.ts';
+import { ApprovalWaiters } from './approvalWaiters.ts';
+import { SessionStore } from './sessionStore.ts';
+import {
+  failClosed, heldReplyNotice, type ApprovalResult, type OutputVerdict, type ToolCallVerdict,
+} from './verdicts.ts';
+
+export interface RawTextStore {
+  put(text: string, now: string): Promise<{ readonly ref: string; readonly digest: string }>;
+}
+
+export interface GateDeps {
+  readonly config: TollgateConfig;
+  readonly ledger: Ledger;
+  readonly payloads: RawTextStore;
+  /** HMAC digest of text that is checked but not kept (outgoing replies). */
+  readonly digest: (text: string) => string;
+  readonly analyzeShell: AnalyzeShell;
+  readonly checkpoints: CheckpointStore;
+  /** Milliseconds since the epoch; injected so scenarios can move time. */
+  readonly clock: () => number;
+  readonly newId: () => string;
+  /** Expire unanswered questions with timers (the daemon); eval expires them when its clock advances. */
+  readonly expiryTimers?: boolean;
+}
+
+export interface UserMessageInput {
+  readonly sessionId: string;
+  readonly text: string;
+  readonly senderId?: string | null;
+  readonly platform?: string | null;
+  readonly parentSessionId?: string | null;
+}
+
+export interface ToolCallInput {
+  readonly sessionId: string;
+  readonly tool: string;
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly callId?: string | null;
+  readonly parentSessionId?: string | null;
+  /** held: the runtime waits for the human; retry: it blocks and the agent retries after approval. */
+  readonly resumption?: 'held' | 'retry';
+}
+
+export interface OutputInput {
+  readonly sessionId: string;
+  readonly text: string;
+  readonly channel?: string;
+}
+
+export interface Projections {
+  readonly pendingApprovals: RunningProjection<PendingApprovals>;
+  readonly grants: RunningProjection<GrantsState>;
+  readonly wouldBlock: RunningProjection<WouldBlockReport>;
+  readonly timeline: RunningProjection<SessionTimelines>;
+}
+
+export class Gate {
+  private readonly sessions: SessionStore;
+  private readonly waiters = new ApprovalWaiters();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly configAllowlist: ReadonlySet<string>;
+  private readonly settings: GateSettings;
+  private lastPosition = 0;
+  private closed = false;
+
+  private constructor(private readonly deps: GateDeps, readonly projections: Projections) {
+    this.sessions = new SessionStore(deps.ledger, deps.newId);
+    const { approvals } = deps.config;
+    this.settings = {
+      approvals: { mode: approvals.mode, yolo: approvals.yolo, timeoutSeconds: approvals.timeout, smartModelConfigured: approvals.smart_model !== null },
+    };
+    this.configAllowlist = new Set(approvals.allowlist.map((line) => allowlistKey('terminal', actionFingerprint('terminal', { commandLine: line.trim() }))));
+  }
+
+  static async open(deps: GateDeps): Promise<Gate> {
+    const every = { checkpointEveryMs: 5000 };
+    const projections: Projections = {
+      pendingApprovals: await runProjection(pendingApprovals, deps.ledger, deps.checkpoints, every),
+      grants: await runProjection(grants, deps.ledger, deps.checkpoints, every),
+      wouldBlock: await runProjection(wouldBlockReport, deps.ledger, deps.checkpoints, every),
+      timeline: await runProjection(sessionTimeline, deps.ledger, deps.checkpoints, every),
+    };
+    const gate = new Gate(deps, projections);
+    gate.lastPosition = await deps.ledger.headPosition();
+    await gate.caughtUp([projections.pendingApprovals, projections.grants]);
+    if (deps.expiryTimers) gate.scheduleExpiries();
+    return gate;
+  }
+
+  get ledger(): Ledger { return this.deps.ledger; }
+  get config(): TollgateConfig { return this.deps.config; }
+  now(): string { return new Date(this.deps.clock()).toISOString(); }
+
+  async userMessage(input: UserMessageInput): Promise<{ readonly position: number }> {
+    const now = this.now();
+    const { ref, digest } = await this.deps.payloads.put(input.text, now);
+    const done = await this.sessions.execute(input.sessionId, () => ({
+      type: 'ObserveUserMessage',
+      data: { sessionId: input.sessionId, now, textRef: ref, textDigest: digest, length: input.text.length,
+        senderId: input.senderId ?? null, platform: input.platform ?? null, parentSessionId: input.parentSessionId ?? null },
+    }));
+    this.noteAppended(done.position, done.events);
+    return { position: done.position };
+  }
+
+  async toolCall(input: ToolCallInput): Promise<ToolCallVerdict> {
+    const callId = input.callId ?? this.deps.newId();
+    try {
+      const classified = classifyToolCall(input.tool, input.args, this.deps.analyzeShell, this.shellArguments());
+      await this.caughtUp([this.projections.grants]);
+      const allowlisted = this.isAllowlisted(input.tool, classified.fingerprint);
+      const parentSessionId = input.parentSessionId ?? null;
+      const parentKnown = parentSessionId !== null && (await this.sessions.state(parentSessionId)).status === 'open';
+      const now = this.now();
+      const done = await this.sessions.execute(input.sessionId, () => ({
+        type: 'ProposeToolCall',
+        data: {
+          sessionId: input.sessionId, now, callId, tool: input.tool, args: { ...input.args }, fingerprint: classified.fingerprint,
+          runsShell: classified.runsShell, shell: classified.shell, parentSessionId, parentKnown, allowlisted,
+          settings: this.settings, resumption: input.resumption ?? 'held', approvalId: this.deps.newId(),
+        },
+      }));
+      this.noteAppended(done.position, done.events);
+      return toolVerdictFrom(done.events, input.sessionId, callId, done.position);
+    } catch (error) {
+      return this.failedToolCall(input.sessionId, callId, error);
+    }
+  }
+
+  async output(input: OutputInput): Promise<OutputVerdict> {
+    const outputId = this.deps.newId();
+    try {
+      const now = this.now();
+      const done = await this.sessions.execute(input.sessionId, () => ({
+        type: 'ProposeOutput',
+        data: { sessionId: input.sessionId, now, outputId, channel: input.channel ?? 'final-reply', textDigest: this.deps.digest(input.text), length: input.text.length },
+      }));
+      this.noteAppended(done.position, done.events);
+      const checked = done.events.find((e) => e.type === 'OutputChecked');
+      if (checked?.type !== 'OutputChecked') throw new Error('Assertion failed: no OutputChecked event');
+      const { verdict, layer, reasons, message } = checked.data;
+      return { verdict, layer, reasons, message, outputId, replacement: verdict === 'allow' ? null : heldReplyNotice, position: done.position };
+    } catch (error) {
+      await this.recordRejection('output', (error as Error).message, input.sessionId, false);
+      return { verdict: 'block', layer: 'input', reasons: ['gate:internal-error'], message: `Held back: the gate failed (${(error as Error).message}).`, outputId, replacement: heldReplyNotice, position: 0 };
+    }
+  }
+
+  /** A human's answer to a pending question. Unknown or already-closed questions change nothing. */
+  async answer(approvalId: string, answer: 'once' | 'session' | 'always' | 'deny', answeredBy: string | null = null): Promise<ApprovalResult> {
+    await this.caughtUp([this.projections.pendingApprovals]);
+    const pending = this.projections.pendingApprovals.view().state[approvalId];
+    if (pending === undefined) return { approvalId, outcome: 'unknown', sessionId: null, answer: null };
+    const now = this.now();
+    const done = await this.sessions.execute(pending.sessionId, () => ({
+      type: 'AnswerApproval',
+      data: { sessionId: pending.sessionId, now, approvalId, answer, answeredBy, grantId: this.deps.newId() },
+    }));
+    this.noteAppended(done.position, done.events);
+    return approvalResultFrom(done.events, approvalId, pending.sessionId) ?? { approvalId, outcome: 'unknown', sessionId: pending.sessionId, answer: null };
+  }
+
+  /** Waits for a human's answer; when the wait or the question's own timeout ends first, the answer is deny. */
+  async waitForAnswer(approvalId: string, timeoutMs: number): Promise<ApprovalResult> {
+    await this.caughtUp([this.projections.pendingApprovals]);
+    const pending = this.projections.pendingApprovals.view().state[approvalId];
+    if (pending === undefined) return { approvalId, outcome: 'unknown', sessionId: null, answer: null };
+    return this.waiters.wait(approvalId, timeoutMs, () => ({ approvalId, outcome: 'pending', sessionId: pending.sessionId, answer: null }));
+  }
+
+  /** Closes every question whose time ran out (the eval clock calls this when it advances). */
+  async expireDue(): Promise<void> {
+    await this.caughtUp([this.projections.pendingApprovals]);
+    const now = this.deps.clock();
+    const due = Object.values(this.projections.pendingApprovals.view().state).filter((p) => Date.parse(p.expiresAt) <= now);
+    for (const sessionId of new Set(due.map((p) => p.sessionId))) await this.execute(sessionId, { type: 'ExpireApprovals', data: { sessionId, now: this.now() } });
+  }
+
+  async toolResult(input: { sessionId: string; callId: string; tool: string; status: string; durationMs: number | null }): Promise<void> {
+    await this.execute(input.sessionId, { type: 'RecordToolResult', data: { ...input, now: this.now() } });
+  }
+
+  async endSession(sessionId: string): Promise<void> {
+    await this.execute(sessionId, { type: 'EndSession', data: { sessionId, now: this.now() } });
+  }
+
+  /** Records a request the daemon could not accept (bad JSON, unknown hook, wrong types, too large). */
+  async recordRejection(endpoint: string, problem: string, sessionId: string | null, toolCall: boolean): Promise<void> {
+    try {
+      const rejected = encodeEvent({ type: 'RequestRejected', data: { endpoint, problem: problem.slice(0, 2000), sessionId, toolCall, at: this.now() } });
+      const result = await this.deps.ledger.append('ops-daemon', [rejected]);
+      this.lastPosition = Math.max(this.lastPosition, result.position);
+    } catch {
+      // The ledger itself is failing; the caller already answers with a block.
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    this.waiters.closeAll();
+    await Promise.all(Object.values(this.projections).map((p: RunningProjection<unknown>) => p.stop()));
+  }
+
+  private async execute(sessionId: string, command: SessionCommand): Promise<void> {
+    const done = await this.sessions.execute(sessionId, () => command);
+    this.noteAppended(done.position, done.events);
+  }
+
+  private async failedToolCall(sessionId: string, callId: string, error: unknown): Promise<ToolCallVerdict> {
+    const problem = error instanceof Error ? error.message : String(error);
+    await this.recordRejection('tool-call', problem, sessionId, true);
+    return failClosed(sessionId, callId, 'gate:internal-error', `Blocked: the gate could not decide (${problem}), and it never allows what it could not check.`);
+  }
+
+  private isAllowlisted(tool: string, fingerprint: string): boolean {
+    const key = allowlistKey(tool, fingerprint);
+    return this.configAllowlist.has(key) || key in this.projections.grants.view().state.allowlist;
+  }
+
+  private shellArguments(): Record<string, string> {
+    const mapped: Record<string, string> = {};
+    for (const [tool, mapping] of Object.entries(this.deps.config.tools)) if (mapping.shell_arg) mapped[tool] = mapping.shell_arg;
+    return mapped;
+  }
+
+  /** The hot path reads projections only after they have folded everything this gate appended. */
+  private async caughtUp(projections: readonly RunningProjection<unknown>[]): Promise<void> {
+    for (const projection of projections) {
+      const failure = projection.failure();
+      if (failure) throw new Error(`projection ${projection.name} failed: ${failure.message}`);
+      if (projection.view().position < this.lastPosition) await projection.reached(this.lastPosition);
+    }
+  }
+
+  private noteAppended(position: number, events: readonly TollgateEvent[]): void {
+    if (position > this.lastPosition) this.lastPosition = position;
+    for (const e of events) {
+      if (e.type === 'ApprovalAnswered' || e.type === 'ApprovalExpired') {
+        this.clearTimer(e.data.approvalId);
+        const result = approvalResultFrom([e], e.data.approvalId, e.data.sessionId);
+        if (result) this.waiters.settle(e.data.approvalId, result);
+      }
+      if (e.type === 'ApprovalRequested' && this.deps.expiryTimers) this.scheduleExpiry(e.data.approvalId, e.data.sessionId, e.data.expiresAt);
+    }
+  }
+
+  private scheduleExpiries(): void {
+    for (const p of Object.values(this.projections.pendingApprovals.view().state)) this.scheduleExpiry(p.approvalId, p.sessionId, p.expiresAt);
+  }
+
+  private scheduleExpiry(approvalId: string, sessionId: string, expiresAt: string): void {
+    const delay = Math.max(0, Date.parse(expiresAt) - this.deps.clock()) + 5;
+    const timer = setTimeout(() => {
+      this.timers.delete(approvalId);
+      if (this.closed) return;
+      void this.execute(sessionId, { type: 'ExpireApprovals', data: { sessionId, now: this.now() } }).catch(() => undefined);
+    }, Math.min(delay, 2_147_000_000));
+    timer.unref();
+    this.timers.set(approvalId, timer);
+  }
+
+  private clearTimer(approvalId: string): void {
+    const timer = this.timers.get(approvalId);
+    if (timer) { clearTimeout(timer); this.timers.delete(approvalId); }
+  }
+}
+
+const toolVerdictFrom = (events: readonly TollgateEvent[], sessionId: string, callId: string, position: number): ToolCallVerdict => {
+  const decided = events.find((e) => e.type === 'ToolCallDecided');
+  if (decided?.type !== 'ToolCallDecided') throw new Error('Assertion failed: no ToolCallDecided event');
+  const requested = events.find((e) => e.type === 'ApprovalRequested');
+  const d = decided.data;
+  return {
+    verdict: d.verdict, layer: d.layer, reasons: d.reasons, message: d.message, callId, sessionId,
+    approvalId: d.approvalId, expiresAt: requested?.type === 'ApprovalRequested' ? requested.data.expiresAt : null,
+    wouldBlock: d.wouldBlock.map((w) => ({ layer: w.layer, reasons: w.reasons })), position,
+  };
+};
+
+const approvalResultFrom = (events: readonly TollgateEvent[], approvalId: string, sessionId: string): ApprovalResult | null => {
+  for (const e of events) {
+    if (e.type === 'ApprovalAnswered' && e.data.approvalId === approvalId)
+      return { approvalId, outcome: e.data.callAllowed ? 'allowed' : 'denied', sessionId, answer: e.data.answer };
+    if (e.type === 'ApprovalExpired' && e.data.approvalId === approvalId)
+      return { approvalId, outcome: 'expired', sessionId, answer: null };
+  }
+  return null;
+};
+
+/** Stable text of a verdict for comparisons in replay and tests. */
+export const verdictKey = (v: Pick<ToolCallVerdict, 'verdict' | 'layer' | 'reasons'>): string => canonicalJson([v.verdict, v.layer, v.reasons]);
