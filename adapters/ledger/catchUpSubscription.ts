@@ -15,8 +15,11 @@ export interface Page {
 
 export interface PageSource {
   readPage(afterPosition: number, limit: number, filter: NormalizedFilter): Page;
-  /** Calls `onChange` after events may have been appended; returns the function that stops it. */
-  watch(onChange: () => void): () => void;
+  /**
+   * Calls `onChange` after events may have been appended and `onEnd` when the ledger closes; returns the function
+   * that stops watching.
+   */
+  watch(onChange: () => void, onEnd: () => void): () => void;
 }
 
 export interface CatchUpOptions {
@@ -68,7 +71,10 @@ export const catchUpSubscription = (source: PageSource, options: CatchUpOptions)
     };
 
     // Watch before the first read, so an append between the read and the watch cannot be missed.
-    const stopWatching = source.watch(() => queueMicrotask(() => void pump()));
+    const stopWatching = source.watch(
+      () => queueMicrotask(() => void pump()),
+      () => subscriber.complete(),
+    );
     void pump();
     return stopWatching;
   });

@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseCheckpoint } from './checkpoint.ts';
-import type { Checkpoint } from './checkpoint.ts';
+import type { Checkpoint, CheckpointSigner } from './checkpoint.ts';
+import type { CheckedCheckpoint } from './hashChain.ts';
 
 export interface CheckpointStore {
   /** undefined when there is none yet; throws when there is one that is not a checkpoint. */
@@ -63,4 +64,17 @@ export const memoryCheckpointStore = (): CheckpointStore & { text: string | unde
     },
   };
   return store;
+};
+
+/** The stored checkpoint as verify needs it; an unreadable one is reported as untrusted, not thrown. */
+export const readCheckedCheckpoint = async (
+  store: CheckpointStore,
+  signer: CheckpointSigner,
+): Promise<CheckedCheckpoint | undefined> => {
+  try {
+    const stored = await store.read();
+    return stored && signer.check(stored);
+  } catch (error) {
+    return { position: 0, hash: '', signatureValid: false, signatureProblem: `it cannot be read (${(error as Error).message})` };
+  }
 };

@@ -29,6 +29,14 @@ export interface SimpleCommand {
   readonly via: readonly string[];
   /** The command's source text (for messages and fingerprints). */
   readonly text: string;
+  /**
+   * Static text known to reach the command's standard input: a heredoc or here-string body, or the output of an
+   * `echo`/`printf` piped into it. Absent when unknown. (Lets `echo 'DROP TABLE t' | psql` and
+   * `bash <<EOF ... EOF` be judged by what they read.)
+   */
+  readonly stdin?: string;
+  /** True when the command runs in the background (`cmd &`, or inside a backgrounded list). */
+  readonly background?: boolean;
 }
 
 export interface ShellAnalysis {

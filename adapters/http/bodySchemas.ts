@@ -1,0 +1,74 @@
+/**
+ * What each endpoint accepts. Keys are snake_case as runtimes send them. Unknown keys are accepted and dropped
+ * (Hermes adds keyword arguments in new versions); the keys a decision depends on are required, with their types.
+ */
+import { z } from 'zod';
+
+const sessionId = z.string().min(1, 'must not be empty').max(512);
+const optionalId = z.string().max(512).nullish().transform((v) => (v === '' || v === undefined ? null : v));
+/** Sender ids are numbers on some platforms (Telegram); they are recorded as text. */
+const senderId = z.union([z.string().max(512), z.number()]).nullish().transform((v) => (v === undefined || v === null || v === '' ? null : String(v)));
+const text = z.string().max(100_000_000);
+const args = z.record(z.string(), z.unknown());
+const resumption = z.enum(['held', 'retry']).optional();
+
+export const hermesPreLlmCall = z.object({
+  session_id: sessionId,
+  user_message: text,
+  sender_id: senderId,
+  platform: optionalId,
+  parent_session_id: optionalId,
+});
+
+export const hermesPreToolCall = z.object({
+  session_id: sessionId,
+  tool_name: z.string().min(1, 'must not be empty').max(256),
+  args,
+  tool_call_id: optionalId,
+  parent_session_id: optionalId,
+  resumption,
+});
+
+export const hermesTransformLlmOutput = z.object({
+  session_id: sessionId,
+  response_text: text,
+});
+
+export const hermesPostToolCall = z.object({
+  session_id: sessionId,
+  tool_name: z.string().min(1, 'must not be empty').max(256),
+  tool_call_id: z.string().min(1, 'must not be empty').max(512),
+  status: z.string().max(64).nullish().transform((v) => v ?? 'unknown'),
+  duration_ms: z.number().nonnegative().nullish().transform((v) => v ?? null),
+});
+
+export const hermesSessionHook = z.object({ session_id: sessionId });
+export const hermesObserverHook = z.object({ session_id: z.string().max(512).nullish() });
+
+export const toolCallBody = z.object({
+  session_id: sessionId,
+  tool: z.string().min(1, 'must not be empty').max(256),
+  args,
+  call_id: optionalId,
+  parent_session_id: optionalId,
+  resumption,
+});
+
+export const messageBody = z.object({
+  session_id: sessionId,
+  text,
+  sender_id: senderId,
+  platform: optionalId,
+  parent_session_id: optionalId,
+});
+
+export const outputBody = z.object({
+  session_id: sessionId,
+  text,
+  channel: z.string().min(1).max(128).optional(),
+});
+
+export const approvalAnswerBody = z.object({
+  answer: z.enum(['once', 'session', 'always', 'deny']),
+  answered_by: z.string().max(512).nullish().transform((v) => v ?? null),
+});

@@ -1,0 +1,167 @@
+/**
+ * The embedded ledger: one SQLite file (better-sqlite3, WAL, synchronous=FULL), grouped durable commits, a
+ * hash chain checked by verify, and a signed checkpoint kept beside the file with its key outside it.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { throwError } from 'rxjs';
+import { catchUpSubscription } from '../catchUpSubscription.ts';
+import type { Page, PageSource } from '../catchUpSubscription.ts';
+import { checkpointSigner, loadCheckpointKey } from '../checkpoint.ts';
+import { checkpointPathFor, fileCheckpointStore, readCheckedCheckpoint } from '../checkpointStore.ts';
+import { checkpointWriter } from '../checkpointWriter.ts';
+import { chainWalker } from '../hashChain.ts';
+import { ledgerWatchers } from '../ledgerWatchers.ts';
+import { START } from '../port.ts';
+import type { Ledger, VerifyReport } from '../port.ts';
+import { normalizeReadAll, normalizeReadStream, normalizeSubscribe } from '../readOptions.ts';
+import type { NormalizedFilter } from '../readOptions.ts';
+import { toRecordedEvent } from '../storedEvent.ts';
+import { prepareAppend } from '../validateAppend.ts';
+import { dataVersionPoller } from './dataVersionPoller.ts';
+import { groupCommitter } from './groupCommit.ts';
+import { applySchema } from './schema.ts';
+import { prepareStatements } from './statements.ts';
+
+export interface SqliteLedgerOptions {
+  /** The Ed25519 signing key (PEM, mode 0600, created on first use). @defaultValue `<folder of the ledger>/keys/checkpoint.ed25519` */
+  readonly keyPath?: string;
+  /** @defaultValue `<ledger path>.checkpoint.json` */
+  readonly checkpointPath?: string;
+  /** Least time between two checkpoint writes. @defaultValue 100 */
+  readonly checkpointIntervalMs?: number;
+  /** How often live subscriptions look for appends by other processes. @defaultValue 200 */
+  readonly pollIntervalMs?: number;
+  /** Events per history page of a subscription. @defaultValue 500 */
+  readonly pageSize?: number;
+  /** How long an append waits for another process's write lock. @defaultValue 5000 */
+  readonly busyTimeoutMs?: number;
+  /** Appends per grouped transaction. @defaultValue 1000 */
+  readonly maxGroupSize?: number;
+  /** @defaultValue () => new Date() */
+  readonly now?: () => Date;
+  /** Told when the checkpoint could not be written or was left in place. @defaultValue process.emitWarning */
+  readonly onCheckpointProblem?: (problem: string) => void;
+}
+
+// Rows per page while verify walks the chain; between pages appends get a turn.
+const VERIFY_PAGE = 20_000;
+const nextTurn = () => new Promise<void>((done) => setImmediate(done));
+const limitOf = (maxCount: number) => (Number.isFinite(maxCount) ? maxCount : -1);
+const filterParameters = (filter: NormalizedFilter) => ({
+  prefixes: filter.streamPrefixes === undefined ? null : JSON.stringify(filter.streamPrefixes),
+  types: filter.types === undefined ? null : JSON.stringify(filter.types),
+});
+
+export const openSqliteLedger = async (path: string, options: SqliteLedgerOptions = {}): Promise<Ledger> => {
+  const file = resolve(path);
+  mkdirSync(dirname(file), { recursive: true });
+  const signer = checkpointSigner(await loadCheckpointKey(options.keyPath ?? join(dirname(file), 'keys', 'checkpoint.ed25519')));
+  const checkpointStore = fileCheckpointStore(options.checkpointPath ?? checkpointPathFor(file));
+  const pageSize = options.pageSize ?? 500;
+
+  const db = new Database(file);
+  try {
+    applySchema(db, options.busyTimeoutMs ?? 5000);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  const statements = prepareStatements(db);
+  const headPosition = () => statements.headPosition.get() ?? START;
+
+  const checkpoints = checkpointWriter({
+    store: checkpointStore,
+    signer,
+    intervalMs: options.checkpointIntervalMs,
+    hashAt: (position) => statements.hashAt.get(position),
+    onProblem: options.onCheckpointProblem,
+  });
+  const poller = dataVersionPoller(() => statements.dataVersion.get()!, options.pollIntervalMs ?? 200, () => watchers.changed());
+  const watchers = ledgerWatchers((count) => poller.watchers(count));
+  const committer = groupCommitter({
+    db,
+    statements,
+    now: options.now ?? (() => new Date()),
+    maxGroupSize: options.maxGroupSize,
+    onCommitted: (head) => {
+      watchers.changed();
+      checkpoints.committed(head);
+    },
+  });
+  let closed = false;
+  const ensureOpen = () => {
+    if (closed) throw new Error('The ledger is closed.');
+  };
+
+  // Read the head first and stop there: a commit by another process after that read is picked up next time,
+  // never skipped, because positions are only handed out inside the write transaction.
+  const readPage = (after: number, limit: number, filter: NormalizedFilter): Page => {
+    const through = headPosition();
+    const rows = statements.page.all({ after, through, limit, ...filterParameters(filter) });
+    return { events: rows.map(toRecordedEvent), scannedThrough: rows.length === limit ? rows.at(-1)!.position : through };
+  };
+  const source: PageSource = { readPage, watch: watchers.add };
+
+  return {
+    url: `sqlite:${file}`,
+
+    append: async (stream, events, appendOptions) => {
+      ensureOpen();
+      return committer.append(prepareAppend(stream, events, appendOptions));
+    },
+
+    readStream: async (stream, readOptions) => {
+      ensureOpen();
+      const { fromRevision, maxCount } = normalizeReadStream(readOptions);
+      return statements.readStream.all(stream, fromRevision, limitOf(maxCount)).map(toRecordedEvent);
+    },
+
+    readAll: async (readOptions) => {
+      ensureOpen();
+      const { fromPosition, maxCount, filter } = normalizeReadAll(readOptions);
+      const parameters = { after: fromPosition, through: Number.MAX_SAFE_INTEGER, limit: limitOf(maxCount), ...filterParameters(filter) };
+      return statements.page.all(parameters).map(toRecordedEvent);
+    },
+
+    subscribe: (subscribeOptions) => {
+      if (closed) return throwError(() => new Error('The ledger is closed.'));
+      const { fromPosition, filter } = normalizeSubscribe(subscribeOptions);
+      return catchUpSubscription(source, { fromPosition, filter, pageSize });
+    },
+
+    headPosition: async () => {
+      ensureOpen();
+      return headPosition();
+    },
+
+    verify: async (): Promise<VerifyReport> => {
+      ensureOpen();
+      // The checkpoint before the head: it is only written after a durable commit, so it is never ahead of it.
+      const walker = chainWalker(await readCheckedCheckpoint(checkpointStore, signer));
+      const head = headPosition();
+      let after = START;
+      while (after < head && !closed) {
+        const rows = statements.chainPage.all(after, head, VERIFY_PAGE);
+        if (rows.length === 0) break;
+        for (const row of rows) if (!walker.push(row)) break;
+        if (walker.broken) break;
+        after = rows.at(-1)!.position;
+        if (after < head) await nextTurn();
+      }
+      ensureOpen();
+      return walker.report(head);
+    },
+
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      committer.drain();
+      await checkpoints.close();
+      poller.stop();
+      watchers.ended();
+      db.close();
+    },
+  };
+};

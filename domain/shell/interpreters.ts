@@ -1,0 +1,80 @@
+/**
+ * Script interpreters (python, perl, ruby, node, php, ...): whether a call runs code given inline on the command
+ * line (`python3 -c`, `perl -e`, `node --eval`) or reads its program from standard input (`curl ... | python3`).
+ */
+
+export type InterpreterFamily = 'python' | 'perl' | 'ruby' | 'node' | 'php' | 'bun' | 'deno' | 'lua';
+
+const families: readonly (readonly [InterpreterFamily, RegExp])[] = [
+  ['python', /^(?:python|pypy)(?:\d+(?:\.\d+)*)?$/],
+  ['perl', /^perl(?:\d+(?:\.\d+)*)?$/],
+  ['ruby', /^ruby(?:\d+(?:\.\d+)*)?$/],
+  ['node', /^(?:node|nodejs)$/],
+  ['php', /^php(?:\d+(?:\.\d+)*)?$/],
+  ['bun', /^bun$/],
+  ['deno', /^deno$/],
+  ['lua', /^(?:lua|luajit)(?:\d+(?:\.\d+)*)?$/],
+];
+
+export const interpreterFamily = (program: string): InterpreterFamily | undefined =>
+  families.find(([, name]) => name.test(program))?.[0];
+
+interface InlineGrammar {
+  /** Short letters that run the next word (or the rest of the cluster) as code. */
+  readonly inline: string;
+  /** Long options that run code. */
+  readonly inlineLong: readonly string[];
+  /** Short letters that take a value, attached or the next word. */
+  readonly withValue: string;
+  /** Short letters whose optional value can only be attached ('perl -i.bak'). */
+  readonly attachedOnly: string;
+  /** Short letters after which no more options are read (python -m runs a module). */
+  readonly stop: string;
+}
+
+const grammars: Readonly<Record<InterpreterFamily, InlineGrammar>> = {
+  python: { inline: 'c', inlineLong: [], withValue: 'WX', attachedOnly: '', stop: 'm' },
+  perl: { inline: 'eE', inlineLong: [], withValue: 'I', attachedOnly: 'iMmxFdlC0D', stop: '' },
+  ruby: { inline: 'e', inlineLong: [], withValue: 'CEIr', attachedOnly: 'FKix0', stop: '' },
+  node: { inline: 'ep', inlineLong: ['--eval', '--print'], withValue: 'rC', attachedOnly: '', stop: '' },
+  php: { inline: 'rBRE', inlineLong: [], withValue: 'cdz', attachedOnly: '', stop: 'f' },
+  bun: { inline: 'e', inlineLong: ['--eval', '--print'], withValue: 'r', attachedOnly: '', stop: '' },
+  deno: { inline: 'e', inlineLong: ['--eval'], withValue: 'L', attachedOnly: '', stop: '' },
+  lua: { inline: 'e', inlineLong: [], withValue: 'l', attachedOnly: '', stop: '' },
+};
+
+interface InterpreterCall {
+  readonly inlineCode: boolean;
+  /** No script operand and no inline code: the program is read from standard input. */
+  readonly readsStdin: boolean;
+}
+
+export const interpreterCall = (family: InterpreterFamily, args: readonly string[]): InterpreterCall => {
+  const grammar = grammars[family];
+  if (family === 'deno' && args[0] === 'eval') return { inlineCode: true, readsStdin: false };
+  let i = 0;
+  for (; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') {
+      i++;
+      break;
+    }
+    if (arg === '-' || arg.length < 2 || arg[0] !== '-') break;
+    if (arg.startsWith('--')) {
+      if (grammar.inlineLong.includes(arg.split('=', 1)[0]!)) return { inlineCode: true, readsStdin: false };
+      continue;
+    }
+    for (let j = 1; j < arg.length; j++) {
+      const letter = arg[j]!;
+      if (grammar.inline.includes(letter)) return { inlineCode: true, readsStdin: false };
+      if (grammar.stop.includes(letter)) return { inlineCode: false, readsStdin: false };
+      if (grammar.attachedOnly.includes(letter)) break;
+      if (grammar.withValue.includes(letter)) {
+        if (j === arg.length - 1) i++;
+        break;
+      }
+    }
+  }
+  const operand = args[i];
+  return { inlineCode: false, readsStdin: operand === undefined || operand === '-' };
+};

@@ -1,0 +1,40 @@
+/** The tollgate command line. The list below is the table of contents: one file per command in ./commands. */
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../config/loadConfig.ts';
+import { ScenarioFileError } from '../eval/parseScenarioFile.ts';
+import { approveCommand, approvalsCommand } from './commands/approve.ts';
+import { auditCommand } from './commands/audit.ts';
+import { classifyCommand } from './commands/classify.ts';
+import { evalCommand } from './commands/eval.ts';
+import { replayCommand } from './commands/replay.ts';
+import { serveCommand } from './commands/serve.ts';
+import { tailCommand } from './commands/tail.ts';
+import { verifyCommand } from './commands/verify.ts';
+import { UsageError } from './usageError.ts';
+
+const program = new Command('tollgate')
+  .description('A guard between an AI agent and the world: every tool call and outgoing message passes the gate.')
+  .version('0.1.0')
+  .option('-c, --config <file>', 'configuration file (default: $TOLLGATE_CONFIG, then ./tollgate.yaml)')
+  .exitOverride();
+
+for (const command of [
+  serveCommand(), evalCommand(), replayCommand(), verifyCommand(), auditCommand(), tailCommand(), classifyCommand(),
+  approveCommand(), approvalsCommand(),
+]) program.addCommand(command);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
+  if (error instanceof UsageError || error instanceof ConfigError) {
+    process.stderr.write(`tollgate: ${error.message}\n`);
+    process.exit(error instanceof UsageError ? error.exitCode : 2);
+  }
+  if (error instanceof ScenarioFileError) {
+    process.stderr.write(`tollgate eval: ${error.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`tollgate: ${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+}

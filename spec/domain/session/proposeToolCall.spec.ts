@@ -1,0 +1,92 @@
+import { expect } from 'chai';
+import { event } from '../../../domain/events/catalogue.ts';
+import { given } from '../../support/deciderSpec.ts';
+import { analysed, at, manualSettings, proposeTerminal, sessionStarted, userMessageReceived } from '../../support/sessionFixtures.ts';
+
+const openSession = [sessionStarted(), userMessageReceived()];
+
+describe('ProposeToolCall', () => {
+  describe('when the session is unknown', () => {
+    it('blocks and records the block, because there is no authority without a user message', () => {
+      const call = proposeTerminal('ls -la');
+      const [decided] = given([]).when(call).events;
+      expect(decided).to.deep.include({ type: 'ToolCallDecided' });
+      expect(decided?.data).to.include({ verdict: 'block', layer: 'session' });
+      expect((decided?.data as { reasons: string[] }).reasons).to.deep.equal(['session:unknown-session']);
+    });
+
+    it("opens a subagent's session linked to a known parent and decides its call", () => {
+      const call = proposeTerminal('ls -la', { sessionId: 'child', parentSessionId: 'main', parentKnown: true });
+      const events = given([]).when(call).events;
+      expect(events.map((e) => e.type)).to.deep.equal(['SessionStarted', 'ToolCallDecided']);
+      expect(events[0]?.data).to.include({ sessionId: 'child', parentSessionId: 'main' });
+      expect(events[1]?.data).to.include({ verdict: 'allow' });
+    });
+
+    it('blocks a call naming a parent the gate has never seen', () => {
+      const call = proposeTerminal('ls -la', { sessionId: 'child', parentSessionId: 'ghost', parentKnown: false });
+      expect(given([]).when(call).events[0]?.data).to.include({ verdict: 'block', layer: 'session' });
+    });
+  });
+
+  describe('when the session is open', () => {
+    it('allows a plain command with no objection from any layer', () => {
+      const call = proposeTerminal('ls -la src');
+      given(openSession).when(call).then([event('ToolCallDecided', {
+        sessionId: 'main', callId: 'call-1', tool: 'terminal', args: { command: 'ls -la src' }, fingerprint: call.data.fingerprint,
+        shell: analysed('ls -la src'), verdict: 'allow', layer: 'gate', reasons: [], message: 'Allowed: no guard objected.',
+        mode: 'enforce', wouldBlock: [], approvalId: null, grantId: null, at: at(1),
+      })]);
+    });
+
+    it('blocks a command line that did not parse, whatever the approval settings', () => {
+      const broken = { source: 'ls ((', parsed: false, problems: ['syntax error at byte 3'], commands: [] };
+      const call = proposeTerminal('ls ((', { shell: broken, settings: { approvals: { ...manualSettings.approvals, yolo: true, mode: 'off' } } });
+      expect(given(openSession).when(call).events[0]?.data).to.deep.include({ verdict: 'block', layer: 'parse', reasons: ['parse:shell-unparseable'] });
+    });
+
+    it('blocks a shell tool whose command line is missing', () => {
+      const call = proposeTerminal('', { shell: null, args: {} });
+      expect(given(openSession).when(call).events[0]?.data).to.deep.include({ verdict: 'block', reasons: ['parse:shell-missing'] });
+    });
+
+    it('asks a human about a dangerous command and records the question with its expiry', () => {
+      const call = proposeTerminal('rm -r build/');
+      const events = given(openSession).when(call).events;
+      expect(events.map((e) => e.type)).to.deep.equal(['ToolCallDecided', 'ApprovalRequested']);
+      expect(events[0]?.data).to.include({ verdict: 'ask', layer: 'approvals', approvalId: 'approval-1' });
+      expect(events[1]?.data).to.include({ approvalId: 'approval-1', callId: 'call-1', expiresAt: at(61), resumption: 'held' });
+    });
+
+    it('lets yolo auto-approve a dangerous command and says so in the reasons', () => {
+      const call = proposeTerminal('rm -r build/', { settings: { approvals: { ...manualSettings.approvals, yolo: true } } });
+      const decided = given(openSession).when(call).events[0]?.data as { verdict: string; reasons: string[] };
+      expect(decided.verdict).to.equal('allow');
+      expect(decided.reasons).to.include('approvals:yolo');
+    });
+
+    it('lets approvals.mode off auto-approve a dangerous command', () => {
+      const call = proposeTerminal('rm -r build/', { settings: { approvals: { ...manualSettings.approvals, mode: 'off' } } });
+      expect((given(openSession).when(call).events[0]?.data as { reasons: string[] }).reasons).to.include('approvals:mode-off');
+    });
+
+    it('escalates smart mode without a model to a human', () => {
+      const call = proposeTerminal('rm -r build/', { settings: { approvals: { ...manualSettings.approvals, mode: 'smart' } } });
+      const decided = given(openSession).when(call).events[0]?.data as { verdict: string; reasons: string[] };
+      expect(decided.verdict).to.equal('ask');
+      expect(decided.reasons).to.include('approvals:smart-no-model');
+    });
+
+    it('allows an allowlisted dangerous command without asking', () => {
+      const call = proposeTerminal('rm -r build/', { allowlisted: true });
+      expect(given(openSession).when(call).events[0]?.data).to.include({ verdict: 'allow', layer: 'approvals' });
+    });
+  });
+
+  describe('when a session ended', () => {
+    it('blocks further calls', () => {
+      const history = [...openSession, event('SessionEnded', { sessionId: 'main', at: at(0) })];
+      expect(given(history).when(proposeTerminal('ls')).events[0]?.data).to.deep.include({ verdict: 'block', reasons: ['session:session-ended'] });
+    });
+  });
+});
