@@ -27,6 +27,12 @@ export const hermesPreToolCall = z.object({
   tool_call_id: optionalId,
   parent_session_id: optionalId,
   resumption,
+  /**
+   * Whether this Hermes understands `{"action": "approve"}` (newer versions). Hermes 0.18/0.19 ignore an unknown
+   * action and run the call, so a plugin on those sends false: an ask is then answered with a block, and the
+   * agent retries after a human approved (resumption `retry`). @defaultValue true
+   */
+  approve_directive: z.boolean().optional(),
 });
 
 export const hermesTransformLlmOutput = z.object({

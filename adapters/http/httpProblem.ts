@@ -3,9 +3,9 @@
  * path (or request part) where the problem is. Every error response has the body `{ error: { code, message, where } }`.
  */
 export type ProblemCode =
-  | 'bad-json' | 'invalid-body' | 'invalid-query' | 'body-too-large' | 'body-timeout' | 'client-closed'
-  | 'unsupported-media-type' | 'unknown-hook' | 'unknown-route' | 'method-not-allowed' | 'unauthorized'
-  | 'unknown-approval' | 'unknown-projection' | 'decision-timeout' | 'internal-error' | 'unavailable';
+  | 'bad-request' | 'headers-too-large' | 'bad-json' | 'invalid-body' | 'invalid-query' | 'body-too-large' | 'body-timeout'
+  | 'client-closed' | 'unknown-hook' | 'unknown-route' | 'method-not-allowed' | 'unauthorized' | 'unknown-approval'
+  | 'unknown-projection' | 'decision-timeout' | 'internal-error';
 
 export interface ErrorBody {
   readonly error: { readonly code: ProblemCode; readonly message: string; readonly where: string };

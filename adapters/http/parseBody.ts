@@ -12,9 +12,11 @@ export const parseJson = (text: string): unknown => {
 };
 
 /** The dotted path of a zod issue (`args.command`, `tasks[2].goal`); `body` for the top level. */
+/** Body fields are named bare (`args.command`); other parts carry their root (`query.timeout_ms`). */
 export const issuePath = (path: readonly PropertyKey[], root = 'body'): string => {
   if (path.length === 0) return root;
-  return path.map((key, i) => (typeof key === 'number' ? `[${key}]` : `${i === 0 ? '' : '.'}${String(key)}`)).join('');
+  const dotted = path.map((key, i) => (typeof key === 'number' ? `[${key}]` : `${i === 0 ? '' : '.'}${String(key)}`)).join('');
+  return root === 'body' ? dotted : `${root}.${dotted}`;
 };
 
 export const validate = <S extends z.ZodType>(schema: S, value: unknown, root = 'body'): z.output<S> => {

@@ -7,16 +7,22 @@ import type { ErrorBody, HttpProblem } from './httpProblem.ts';
 
 const nonEmpty = (message: string, fallback: string): string => (message.trim() === '' ? fallback : message);
 
-/** The reply to Hermes' `pre_tool_call`. An ask without a question id cannot be answered, so it is a block. */
-export const hermesToolReply = (v: ToolCallVerdict): Record<string, unknown> => {
+/**
+ * The reply to Hermes' `pre_tool_call`. An ask without a question id cannot be answered, so it is a block; so is
+ * an ask to a Hermes without the approve directive (it would ignore the directive and run the call).
+ */
+export const hermesToolReply = (v: ToolCallVerdict, options: { readonly approveDirective?: boolean } = {}): Record<string, unknown> => {
   const details = {
     verdict: v.verdict, reasons: v.reasons, layer: v.layer, call_id: v.callId, session_id: v.sessionId,
     would_block: v.wouldBlock, position: v.position,
   };
   if (v.verdict === 'allow') return { action: 'allow', ...details };
-  if (v.verdict === 'ask' && v.approvalId !== null)
-    return { action: 'approve', message: nonEmpty(v.message, 'tollgate asks a human to approve this call.'), rule_key: v.approvalId,
-      approval_id: v.approvalId, expires_at: v.expiresAt, ...details };
+  if (v.verdict === 'ask' && v.approvalId !== null) {
+    const question = { approval_id: v.approvalId, expires_at: v.expiresAt, ...details };
+    if (options.approveDirective === false)
+      return { action: 'block', message: `${nonEmpty(v.message, 'This call needs a human\'s approval.')} Ask the user to approve it (tollgate approve ${v.approvalId}), then try again.`, ...question };
+    return { action: 'approve', message: nonEmpty(v.message, 'tollgate asks a human to approve this call.'), rule_key: v.approvalId, ...question };
+  }
   return { action: 'block', message: nonEmpty(v.message, 'Blocked by tollgate.'), ...details, verdict: 'block' };
 };
 
@@ -47,7 +53,7 @@ export const failedOutputVerdict = (problem: HttpProblem): OutputVerdict => ({
 });
 
 /** The body of an error response: always `error`, and for deciding endpoints the fail-closed answer too. */
-export const failureBody = (kind: RouteKind, problem: HttpProblem, sessionId: string | null, callId: string | null = null): ErrorBody & Record<string, unknown> => {
+export const failureBody = (kind: RouteKind, problem: HttpProblem, sessionId: string | null, callId: string | null = null): ErrorBody | (ErrorBody & Record<string, unknown>) => {
   const error = problem.body;
   switch (kind) {
     case 'hermes-tool-call': return { ...hermesToolReply(failedToolVerdict(problem, sessionId, callId)), ...error };

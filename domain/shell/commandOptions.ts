@@ -7,6 +7,8 @@
 export interface OptionGrammar {
   /** Short option letters that take a value, attached ('-uroot') or as the next word ('-u root'). */
   readonly shortWithValue?: string;
+  /** Short option letters whose optional value can only be attached (`xargs -i{}`, `perl -i.bak`). */
+  readonly shortAttachedOnly?: string;
   /** Long options (without '--') that take the next word as their value when written without '='. */
   readonly longWithValue?: readonly string[];
 }
@@ -79,6 +81,10 @@ const readOption = (
   }
   for (let j = 1; j < arg.length; j++) {
     const letter = arg[j]!;
+    if (grammar.shortAttachedOnly?.includes(letter)) {
+      short?.set(letter, j + 1 < arg.length ? arg.slice(j + 1) : true);
+      return 1;
+    }
     if (grammar.shortWithValue?.includes(letter)) {
       if (j + 1 < arg.length) {
         short?.set(letter, arg.slice(j + 1));

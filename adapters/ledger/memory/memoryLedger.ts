@@ -30,6 +30,8 @@ export interface MemoryLedgerOptions {
   readonly pageSize?: number;
   /** @defaultValue 100 */
   readonly checkpointIntervalMs?: number;
+  /** Told when the checkpoint was left in place because it no longer matches the chain. @defaultValue process.emitWarning */
+  readonly onCheckpointProblem?: (problem: string) => void;
 }
 
 export const openMemoryLedger = (options: MemoryLedgerOptions = {}): Ledger => {
@@ -51,6 +53,7 @@ export const openMemoryLedger = (options: MemoryLedgerOptions = {}): Ledger => {
     store: store.checkpoint,
     signer,
     intervalMs: options.checkpointIntervalMs,
+    onProblem: options.onCheckpointProblem,
     hashAt: (position) => {
       const event = events[indexAfter(position - 1)];
       return event?.position === position ? event.hash : undefined;
@@ -79,7 +82,7 @@ export const openMemoryLedger = (options: MemoryLedgerOptions = {}): Ledger => {
       const event = events[i]!;
       if (matchesFilter(filter, event.stream, event.type)) found.push(toRecordedEvent(event));
     }
-    return { events: found, scannedThrough: found.length === limit ? found.at(-1)!.position : head() };
+    return { events: found, scannedThrough: limit > 0 && found.length === limit ? found.at(-1)!.position : head() };
   };
 
   const ensureOpen = () => {

@@ -5,13 +5,12 @@
  * another process appending to the same file between two groups cannot fork the chain.
  */
 import type Database from 'better-sqlite3';
-import { isExpectedRevision, wrongExpectedRevision } from '../expectedRevision.ts';
-import { eventHash, GENESIS_HASH } from '../hashChain.ts';
 import type { ChainHead } from '../checkpointWriter.ts';
+import { isExpectedRevision, NO_REVISION, wrongExpectedRevision } from '../expectedRevision.ts';
+import { eventHash, GENESIS_HASH } from '../hashChain.ts';
 import { LedgerInputError } from '../port.ts';
 import type { AppendResult } from '../port.ts';
 import type { PreparedAppend } from '../validateAppend.ts';
-import { NO_REVISION } from '../expectedRevision.ts';
 import type { Statements } from './statements.ts';
 
 export interface GroupCommitOptions {

@@ -12,6 +12,7 @@ import { checkpointSigner, loadCheckpointKey } from '../checkpoint.ts';
 import { checkpointPathFor, fileCheckpointStore, readCheckedCheckpoint } from '../checkpointStore.ts';
 import { checkpointWriter } from '../checkpointWriter.ts';
 import { chainWalker } from '../hashChain.ts';
+import { walkChain } from './walkChain.ts';
 import { ledgerWatchers } from '../ledgerWatchers.ts';
 import { START } from '../port.ts';
 import type { Ledger, VerifyReport } from '../port.ts';
@@ -45,9 +46,6 @@ export interface SqliteLedgerOptions {
   readonly onCheckpointProblem?: (problem: string) => void;
 }
 
-// Rows per page while verify walks the chain; between pages appends get a turn.
-const VERIFY_PAGE = 20_000;
-const nextTurn = () => new Promise<void>((done) => setImmediate(done));
 const limitOf = (maxCount: number) => (Number.isFinite(maxCount) ? maxCount : -1);
 const filterParameters = (filter: NormalizedFilter) => ({
   prefixes: filter.streamPrefixes === undefined ? null : JSON.stringify(filter.streamPrefixes),
@@ -141,15 +139,7 @@ export const openSqliteLedger = async (path: string, options: SqliteLedgerOption
       // The checkpoint before the head: it is only written after a durable commit, so it is never ahead of it.
       const walker = chainWalker(await readCheckedCheckpoint(checkpointStore, signer));
       const head = headPosition();
-      let after = START;
-      while (after < head && !closed) {
-        const rows = statements.chainPage.all(after, head, VERIFY_PAGE);
-        if (rows.length === 0) break;
-        for (const row of rows) if (!walker.push(row)) break;
-        if (walker.broken) break;
-        after = rows.at(-1)!.position;
-        if (after < head) await nextTurn();
-      }
+      await walkChain(file, head, walker, () => closed);
       ensureOpen();
       return walker.report(head);
     },

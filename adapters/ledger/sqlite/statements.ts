@@ -50,10 +50,26 @@ export const prepareStatements = (db: Database.Database) => ({
     `SELECT ${columns} FROM events WHERE position > @after AND position <= @through AND ${filtered}
      ORDER BY position LIMIT @limit`,
   ),
-  chainPage: db.prepare<[number, number, number], StoredEvent>(
-    `SELECT ${columns} FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`,
-  ),
   dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
 });
 
 export type Statements = ReturnType<typeof prepareStatements>;
+
+/** One stored row as an array, in StoredEvent field order (verify reads rows this way: no object per row). */
+export type StoredRowValues = [
+  position: number,
+  id: string,
+  stream: string,
+  revision: number,
+  type: string,
+  version: number,
+  data: string,
+  metadata: string,
+  recordedAt: string,
+  prevHash: string,
+  hash: string,
+];
+
+/** The whole chain up to a position, in global order, as arrays; run on its own connection so it can pause. */
+export const prepareChainScan = (db: Database.Database) =>
+  db.prepare<[number], StoredRowValues>(`SELECT ${columns} FROM events WHERE position <= ? ORDER BY position`).raw();

@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { openLedger } from '../../../adapters/ledger/openLedger.ts';
 import type { RecordedEvent } from '../../../adapters/ledger/port.ts';
 import { decodeEvent } from '../../../domain/events/codec.ts';
+import { describeEvent } from '../describeEvent.ts';
 import { configFrom } from '../globalOptions.ts';
 import { UsageError } from '../usageError.ts';
 
@@ -30,23 +31,5 @@ export const auditCommand = (): Command => new Command('audit')
 
 const auditRow = (record: RecordedEvent) => ({ position: record.position, stream: record.stream, recordedAt: record.recordedAt, type: record.type, data: decodeEvent(record).data });
 
-export const auditLine = (record: RecordedEvent): string => {
-  const event = decodeEvent(record);
-  const head = `#${record.position} ${record.recordedAt} ${record.stream}`;
-  switch (event.type) {
-    case 'ToolCallDecided': {
-      const d = event.data;
-      const what = d.shell ? d.shell.source : JSON.stringify(d.args);
-      return `${head} ${d.verdict.toUpperCase()} ${d.tool} ${truncate(what)} — ${d.layer}${d.reasons.length ? ` [${d.reasons.join(', ')}]` : ''}${d.approvalId ? ` approval ${d.approvalId}` : ''}`;
-    }
-    case 'OutputChecked': return `${head} ${event.data.verdict.toUpperCase()} ${event.data.channel} (${event.data.length} chars) — ${event.data.layer}`;
-    case 'ApprovalRequested': return `${head} ASKED ${event.data.approvalId}: ${truncate(event.data.summary)} (expires ${event.data.expiresAt})`;
-    case 'ApprovalAnswered': return `${head} ANSWERED ${event.data.approvalId}: ${event.data.answer}${event.data.answeredBy ? ` by ${event.data.answeredBy}` : ''}`;
-    case 'ApprovalExpired': return `${head} EXPIRED ${event.data.approvalId} (counts as deny)`;
-    case 'GrantIssued': return `${head} GRANT ${event.data.scope} for ${truncate(event.data.summary)}`;
-    case 'RequestRejected': return `${head} REJECTED ${event.data.endpoint}: ${truncate(event.data.problem)}`;
-    default: return `${head} ${event.type}`;
-  }
-};
-
-const truncate = (text: string, max = 100): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+export const auditLine = (record: RecordedEvent): string =>
+  describeEvent({ position: record.position, stream: record.stream, recordedAt: record.recordedAt, event: decodeEvent(record) });

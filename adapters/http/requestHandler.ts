@@ -1,0 +1,102 @@
+/**
+ * One request, start to end: authorise (HTTP listener), match a route, run it, answer JSON. Any failure becomes
+ * an error body naming the problem and where it is; deciding endpoints answer with a block (or a held reply)
+ * as well, and the rejection is recorded in the ledger. Nothing thrown here escapes to crash the daemon.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { DaemonGate } from './gatePort.ts';
+import { asProblem, HttpProblem } from './httpProblem.ts';
+import { parseJson } from './parseBody.ts';
+import { readBody } from './readBody.ts';
+import { failureBody, isToolCallKind, type RouteKind } from './replies.ts';
+import { matchRoute, type Route, type RouteContext } from './route.ts';
+import type { ServerSettings } from './serverSettings.ts';
+
+export interface HandlerDeps {
+  readonly gate: DaemonGate;
+  readonly settings: ServerSettings;
+  readonly routes: readonly Route[];
+  /** Keeps long-lived responses (SSE) so closing the server can end them; returns the release function. */
+  readonly holdOpen: (end: () => void) => () => void;
+}
+
+export type Authorize = (req: IncomingMessage) => boolean;
+
+export const sendJson = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
+  if (res.headersSent || res.destroyed) return;
+  const payload = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload), ...headers });
+  res.end(payload);
+};
+
+export const createRequestHandler = (deps: HandlerDeps, authorize: Authorize | null) =>
+  (req: IncomingMessage, res: ServerResponse): void => {
+    res.on('error', () => undefined);
+    void handle(deps, authorize, req, res).catch((error: unknown) => {
+      deps.settings.log({ msg: 'request handler failed', problem: (error as Error).message });
+      if (!res.headersSent) sendJson(res, 500, asProblem(error).body); else res.destroy();
+    });
+  };
+
+const handle = async (deps: HandlerDeps, authorize: Authorize | null, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const { gate, settings } = deps;
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+  const method = req.method ?? 'GET';
+  const match = matchRoute(deps.routes, method, path);
+  const kind: RouteKind = match.found === 'route' ? match.route.kind(match.params) : /tool/i.test(path) ? 'tool-call' : 'other';
+  const endpoint = match.found === 'route' ? match.route.endpoint(match.params) : `${method} ${path.slice(0, 200)}`;
+
+  if (authorize !== null && !authorize(req)) {
+    const problem = new HttpProblem(401, 'unauthorized', 'A valid "Authorization: Bearer <token>" header is required.', 'header.authorization');
+    sendJson(res, 401, failureBody(kind, problem, null), { 'www-authenticate': 'Bearer', connection: 'close' });
+    return;
+  }
+
+  const ctx: RouteContext = {
+    req, res, query, gate, settings, endpoint, params: match.found === 'route' ? match.params : [],
+    sessionId: null, callId: null,
+    json: async () => parseJson(await readBody(req, { maxBytes: settings.maxBodyBytes, timeoutMs: settings.bodyTimeoutMs })),
+    holdOpen: deps.holdOpen,
+  };
+  try {
+    if (match.found === 'none')
+      throw new HttpProblem(404, 'unknown-route', `No endpoint ${method} ${path.slice(0, 200)}.`, 'path');
+    if (match.found === 'wrong-method')
+      throw new HttpProblem(405, 'method-not-allowed', `${path.slice(0, 200)} does not accept ${method}; it accepts ${match.allowed.join(', ')}.`, 'method');
+    const result = await match.route.handle(ctx);
+    if ('streamed' in result) return;
+    sendJson(res, result.status, result.body);
+  } catch (error) {
+    const problem = asProblem(error);
+    await record(deps, endpoint, problem, ctx.sessionId, isToolCallKind(kind));
+    if (problem.code === 'client-closed') return;
+    if (res.headersSent) { res.destroy(); return; }
+    sendJson(res, problem.status, failureBody(kind, problem, ctx.sessionId, ctx.callId),
+      problem.code === 'body-timeout' ? { connection: 'close' } : {});
+    if (problem.code === 'body-too-large') lingerThenClose(req, settings.bodyTimeoutMs);
+  }
+};
+
+const record = async (deps: HandlerDeps, endpoint: string, problem: HttpProblem, sessionId: string | null, toolCall: boolean): Promise<void> => {
+  deps.settings.log({ msg: 'request rejected', endpoint, code: problem.code, where: problem.where, status: problem.status, sessionId, toolCall });
+  try {
+    await deps.gate.recordRejection(endpoint, `${problem.code} at ${problem.where}: ${problem.message}`, sessionId, toolCall);
+  } catch {
+    // Recording failed too; the answer is still a refusal.
+  }
+};
+
+/**
+ * After a 413 the rest of the body is read and dropped (not stored) so the client receives the answer instead of a
+ * connection reset; a client that keeps sending past the body deadline is cut off.
+ */
+const lingerThenClose = (req: IncomingMessage, ms: number): void => {
+  if (req.complete) return;
+  req.resume();
+  const timer = setTimeout(() => { if (!req.complete) req.socket.destroy(); }, ms);
+  timer.unref();
+  req.once('end', () => clearTimeout(timer));
+};

@@ -1,0 +1,66 @@
+/**
+ * `POST /v1/hooks/hermes/:hook`: Hermes Agent's plugin hooks, one handler per hook. The plugin forwards each
+ * hook's keyword arguments as the JSON body and returns what it gets back (a block, an approve, a replacement).
+ */
+import { hermesPostToolCall, hermesObserverHook, hermesPreLlmCall, hermesPreToolCall, hermesSessionHook, hermesTransformLlmOutput } from '../bodySchemas.ts';
+import { HttpProblem } from '../httpProblem.ts';
+import { sessionIdOf, validate } from '../parseBody.ts';
+import { hermesOutputReply, hermesToolReply, type RouteKind } from '../replies.ts';
+import { ok, type Route, type RouteContext, type RouteResult } from '../route.ts';
+import { checkOutput, decideToolCall } from './decisions.ts';
+
+type HookHandler = (ctx: RouteContext, body: unknown) => Promise<RouteResult>;
+
+const ack: HookHandler = async (_ctx, body) => { validate(hermesObserverHook, body); return ok({}); };
+
+export const hermesHooks: Readonly<Record<string, { readonly kind: RouteKind; readonly handle: HookHandler }>> = {
+  pre_llm_call: { kind: 'other', handle: async (ctx, body) => {
+    const b = validate(hermesPreLlmCall, body);
+    await ctx.gate.userMessage({ sessionId: b.session_id, text: b.user_message, senderId: b.sender_id, platform: b.platform, parentSessionId: b.parent_session_id });
+    return ok({});
+  } },
+  pre_tool_call: { kind: 'hermes-tool-call', handle: async (ctx, body) => {
+    const b = validate(hermesPreToolCall, body);
+    const approveDirective = b.approve_directive ?? true;
+    const verdict = await decideToolCall(ctx, { sessionId: b.session_id, tool: b.tool_name, args: b.args, callId: b.tool_call_id,
+      parentSessionId: b.parent_session_id, resumption: b.resumption ?? (approveDirective ? 'held' : 'retry') });
+    return ok(hermesToolReply(verdict, { approveDirective }));
+  } },
+  transform_llm_output: { kind: 'hermes-output', handle: async (ctx, body) => {
+    const b = validate(hermesTransformLlmOutput, body);
+    return ok(hermesOutputReply(await checkOutput(ctx, { sessionId: b.session_id, text: b.response_text })));
+  } },
+  post_tool_call: { kind: 'other', handle: async (ctx, body) => {
+    const b = validate(hermesPostToolCall, body);
+    await ctx.gate.toolResult({ sessionId: b.session_id, callId: b.tool_call_id, tool: b.tool_name, status: b.status, durationMs: b.duration_ms });
+    return ok({});
+  } },
+  on_session_start: { kind: 'other', handle: ack },
+  on_session_end: { kind: 'other', handle: async (ctx, body) => {
+    const b = validate(hermesSessionHook, body);
+    await ctx.gate.endSession(b.session_id);
+    return ok({});
+  } },
+  // Acknowledged so the plugin can forward them; the subagent link is recorded by the parent_session_id of its calls.
+  subagent_start: { kind: 'other', handle: ack },
+  subagent_stop: { kind: 'other', handle: ack },
+};
+
+/** A hook name this daemon does not know. Named like a tool hook, it fails as one (a block), since it may be one. */
+const unknownHookKind = (hook: string): RouteKind => (/tool/i.test(hook) ? 'hermes-tool-call' : 'other');
+
+export const hermesHookRoute: Route = {
+  method: 'POST',
+  pattern: /^\/v1\/hooks\/hermes\/([^/]+)$/,
+  endpoint: ([hook]) => `hermes:${hook ?? ''}`,
+  kind: ([hook = '']) => (Object.hasOwn(hermesHooks, hook) ? hermesHooks[hook]!.kind : unknownHookKind(hook)),
+  handle: async (ctx) => {
+    const hook = ctx.params[0] ?? '';
+    const handler = Object.hasOwn(hermesHooks, hook) ? hermesHooks[hook] : undefined;
+    if (handler === undefined)
+      throw new HttpProblem(404, 'unknown-hook', `Unknown Hermes hook "${hook.slice(0, 100)}"; known hooks: ${Object.keys(hermesHooks).join(', ')}.`, 'path.hook');
+    const body = await ctx.json();
+    ctx.sessionId = sessionIdOf(body);
+    return handler.handle(ctx, body);
+  },
+};

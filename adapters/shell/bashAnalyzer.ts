@@ -1,0 +1,47 @@
+/**
+ * The shell analyzer the command floor uses: the tree-sitter-bash grammar (WebAssembly), loaded once; each
+ * `analyze` call is synchronous and never throws. A line that cannot be fully read comes back with
+ * `parsed: false` and its problems, plus every command that could still be found.
+ */
+import { createRequire } from 'node:module';
+import { Language, Parser } from 'web-tree-sitter';
+import type { ShellAnalysis } from '../../domain/shell/shellAnalysis.ts';
+import { CommandExtractor } from './commandExtractor.ts';
+
+export interface BashAnalyzer {
+  analyze(source: string): ShellAnalysis;
+}
+
+/** Longer lines are not parsed at all (and so never count as safe). */
+export const maxLineLength = 200_000;
+
+let loading: Promise<Language> | undefined;
+
+/** The grammar is loaded once per process; every analyzer shares it. */
+const bashLanguage = (): Promise<Language> =>
+  (loading ??= (async () => {
+    await Parser.init();
+    const wasm = createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm');
+    return Language.load(wasm);
+  })());
+
+export const loadBashAnalyzer = async (): Promise<BashAnalyzer> => {
+  const language = await bashLanguage();
+  const parser = new Parser();
+  parser.setLanguage(language);
+  return { analyze: (source) => analyzeWith(parser, source) };
+};
+
+const analyzeWith = (parser: Parser, source: string): ShellAnalysis => {
+  if (typeof source !== 'string') return unparsed(String(source), 'the command is not a string');
+  if (source.length > maxLineLength) return unparsed(source, `the command is longer than ${maxLineLength} characters`);
+  const extractor = new CommandExtractor(parser, source);
+  try {
+    extractor.run();
+  } catch (error) {
+    extractor.problems.push(`the analyzer failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return { source, parsed: extractor.problems.length === 0, problems: extractor.problems, commands: extractor.commands };
+};
+
+const unparsed = (source: string, problem: string): ShellAnalysis => ({ source, parsed: false, problems: [problem], commands: [] });

@@ -1,0 +1,202 @@
+/**
+ * Commands that run other commands. Given the unquoted words of one simple command, says what else it runs:
+ * the command behind a wrapper (`sudo`, `env`, `nohup`, `timeout 5`, ...), the commands of `xargs` and
+ * `find -exec`, and the shell code of `bash -c`, `eval`, `su -c`, `watch` and `env -S`. Pure over words, so the
+ * extractor can apply it again to what it returns (`sudo env A=1 nice bash -c '...'`).
+ */
+import { firstOperandIndex, parseOptions, type OptionGrammar } from '../../domain/shell/commandOptions.ts';
+import { programName } from '../../domain/shell/programName.ts';
+import { isShell, shellMode } from '../../domain/shell/shellInvocation.ts';
+
+export interface Run {
+  /** How the command was reached, e.g. 'sudo -u bob', 'xargs', 'find -exec'. */
+  readonly via: string;
+  readonly words: readonly string[];
+}
+
+export interface Script {
+  /** How the code was reached, e.g. 'bash -c', 'eval'. */
+  readonly via: string;
+  readonly source: string;
+}
+
+export interface Invocation {
+  /** False for transparent wrappers (sudo, nohup, ...): only the command they run is reported. */
+  readonly reportSelf: boolean;
+  readonly runs: readonly Run[];
+  readonly scripts: readonly Script[];
+}
+
+const plain: Invocation = { reportSelf: true, runs: [], scripts: [] };
+
+export const describeInvocation = (words: readonly string[]): Invocation => {
+  const first = words[0];
+  if (first === undefined) return plain;
+  const name = programName(first);
+  const handler = handlers.get(name);
+  if (handler) return handler(words.slice(1), name);
+  if (isShell(name)) return shellScript(words.slice(1), name);
+  return plain;
+};
+
+type Handler = (args: readonly string[], name: string) => Invocation;
+
+interface WrapperShape {
+  readonly grammar?: OptionGrammar;
+  /** Options that make the wrapper report instead of run (`command -v rm`, `ionice -p 12`). */
+  readonly queryShort?: string;
+  readonly queryLong?: readonly string[];
+  /** Operands before the command: `timeout 5 cmd`, `chroot /mnt cmd`. */
+  readonly positional?: number;
+  /** `sudo A=1 cmd`, `env A=1 cmd`. */
+  readonly assignments?: boolean;
+}
+
+const assignment = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+/** Where the wrapped command starts, or undefined when the wrapper runs none. */
+const wrappedCommandStart = (args: readonly string[], shape: WrapperShape): number | undefined => {
+  let start = firstOperandIndex(args, 0, shape.grammar);
+  if (shape.queryShort || shape.queryLong) {
+    const options = parseOptions(args.slice(0, start), shape.grammar);
+    if ([...options.short.keys()].some((letter) => shape.queryShort?.includes(letter))) return undefined;
+    if ([...options.long.keys()].some((long) => shape.queryLong?.includes(long))) return undefined;
+  }
+  start += shape.positional ?? 0;
+  if (shape.assignments) while (start < args.length && assignment.test(args[start]!)) start++;
+  return start < args.length ? start : undefined;
+};
+
+const viaLabel = (name: string, options: readonly string[]): string => {
+  const label = [name, ...options].join(' ');
+  return label.length > 80 ? label.slice(0, 77) + '...' : label;
+};
+
+const wrapper =
+  (shape: WrapperShape): Handler =>
+  (args, name) => {
+    const start = wrappedCommandStart(args, shape);
+    if (start === undefined) return plain;
+    return { reportSelf: false, runs: [{ via: viaLabel(name, args.slice(0, start)), words: args.slice(start) }], scripts: [] };
+  };
+
+const env: Handler = (args, name) => {
+  const grammar: OptionGrammar = { shortWithValue: 'uCSaP', longWithValue: ['unset', 'chdir', 'split-string', 'argv0'] };
+  const leading = args[0] === '-' ? 1 : 0; // `env -` is `env -i`
+  let start = firstOperandIndex(args, leading, grammar);
+  const options = parseOptions(args.slice(leading, start), grammar);
+  while (start < args.length && assignment.test(args[start]!)) start++;
+  const split = options.short.get('S') ?? options.long.get('split-string');
+  if (typeof split === 'string') {
+    const source = [split, ...args.slice(start).map(shellQuote)].join(' ');
+    return { reportSelf: false, runs: [], scripts: [{ via: `${name} -S`, source }] };
+  }
+  if (start >= args.length) return plain;
+  return { reportSelf: false, runs: [{ via: viaLabel(name, args.slice(0, start)), words: args.slice(start) }], scripts: [] };
+};
+
+const shellScript = (args: readonly string[], name: string): Invocation => {
+  const mode = shellMode(args);
+  if (mode.kind !== 'command-string' || mode.script === undefined) return plain;
+  return { reportSelf: true, runs: [], scripts: [{ via: `${name} -c`, source: mode.script }] };
+};
+
+const evalHandler: Handler = (args, name) =>
+  args.length === 0 ? plain : { reportSelf: true, runs: [], scripts: [{ via: name, source: args.join(' ') }] };
+
+/** `su [user] -c CMD`, `runuser -l user -c CMD`: the string is run by the target user's shell. */
+const suHandler: Handler = (args, name) => {
+  const options = parseOptions(args, { shortWithValue: 'csgGwu', longWithValue: ['command', 'session-command', 'shell', 'group', 'supp-group', 'whitelist-environment', 'user'] });
+  const command = options.short.get('c') ?? options.long.get('command') ?? options.long.get('session-command');
+  const user = options.short.get('u') ?? options.long.get('user');
+  if (typeof command === 'string') return { reportSelf: true, runs: [], scripts: [{ via: `${name} -c`, source: command }] };
+  if (name === 'runuser' && typeof user === 'string' && options.operands.length > 0)
+    return { reportSelf: false, runs: [{ via: `${name} -u ${user}`, words: options.operands }], scripts: [] };
+  return plain;
+};
+
+const xargs: Handler = (args, name) => {
+  const grammar: OptionGrammar = {
+    shortWithValue: 'adEILnPs',
+    shortAttachedOnly: 'eil',
+    longWithValue: ['arg-file', 'delimiter', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'],
+  };
+  const start = firstOperandIndex(args, 0, grammar);
+  if (start >= args.length) return plain;
+  return { reportSelf: true, runs: [{ via: name, words: args.slice(start) }], scripts: [] };
+};
+
+/** `find ... -exec CMD ARGS ;` (or `{} +`), also -execdir, -ok and -okdir, as many as are given. */
+const find: Handler = (args, name) => {
+  const runs: Run[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const action = args[i]!;
+    if (action !== '-exec' && action !== '-execdir' && action !== '-ok' && action !== '-okdir') continue;
+    let end = i + 1;
+    while (end < args.length && args[end] !== ';' && !(args[end] === '+' && args[end - 1] === '{}')) end++;
+    if (end > i + 1) runs.push({ via: `${name} ${action}`, words: args.slice(i + 1, end) });
+    i = end;
+  }
+  return { reportSelf: true, runs, scripts: [] };
+};
+
+/** `watch CMD...` runs its arguments joined as one `sh -c` string; `watch -x` runs them as words. */
+const watch: Handler = (args, name) => {
+  const grammar: OptionGrammar = { shortWithValue: 'nq', longWithValue: ['interval', 'equexit'] };
+  const start = firstOperandIndex(args, 0, grammar);
+  if (start >= args.length) return plain;
+  const options = parseOptions(args.slice(0, start), grammar);
+  if (options.short.has('x') || options.long.has('exec'))
+    return { reportSelf: true, runs: [{ via: name, words: args.slice(start) }], scripts: [] };
+  return { reportSelf: true, runs: [], scripts: [{ via: name, source: args.slice(start).join(' ') }] };
+};
+
+/** `flock [opts] FILE CMD...` or `flock [opts] FILE -c STRING`. */
+const flock: Handler = (args, name) => {
+  const options = parseOptions(args, { shortWithValue: 'wEc', longWithValue: ['timeout', 'conflict-exit-code', 'command'] });
+  const command = options.short.get('c') ?? options.long.get('command');
+  if (typeof command === 'string') return { reportSelf: false, runs: [], scripts: [{ via: `${name} -c`, source: command }] };
+  return wrapper({ grammar: { shortWithValue: 'wE', longWithValue: ['timeout', 'conflict-exit-code'] }, positional: 1 })(args, name);
+};
+
+const shellQuote = (word: string): string => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+
+const noOptions = wrapper({});
+
+const handlers = new Map<string, Handler>([
+  ['sudo', wrapper({
+    grammar: { shortWithValue: 'CDghpRrtTUu', longWithValue: ['close-from', 'chdir', 'group', 'host', 'prompt', 'chroot', 'role', 'type', 'command-timeout', 'other-user', 'user'] },
+    queryShort: 'lveVK', queryLong: ['list', 'validate', 'edit', 'version', 'remove-timestamp'], assignments: true,
+  })],
+  ['doas', wrapper({ grammar: { shortWithValue: 'uC' }, queryShort: 'C' })],
+  ['pkexec', wrapper({ grammar: { longWithValue: ['user'] } })],
+  ['env', env],
+  ['command', wrapper({ queryShort: 'vV' })],
+  ['builtin', noOptions],
+  ['exec', wrapper({ grammar: { shortWithValue: 'a' } })],
+  ['nohup', noOptions],
+  ['setsid', noOptions],
+  ['unbuffer', noOptions],
+  ['coproc', noOptions],
+  ['busybox', noOptions],
+  ['toybox', noOptions],
+  ['time', wrapper({ grammar: { shortWithValue: 'fo', longWithValue: ['format', 'output'] } })],
+  ['nice', wrapper({ grammar: { shortWithValue: 'n', longWithValue: ['adjustment'] } })],
+  ['ionice', wrapper({ grammar: { shortWithValue: 'cn', longWithValue: ['class', 'classdata'] }, queryShort: 'pPu', queryLong: ['pid', 'pgid', 'uid'] })],
+  ['stdbuf', wrapper({ grammar: { shortWithValue: 'ioe', longWithValue: ['input', 'output', 'error'] } })],
+  ['timeout', wrapper({ grammar: { shortWithValue: 'sk', longWithValue: ['signal', 'kill-after'] }, positional: 1 })],
+  ['chroot', wrapper({ grammar: { longWithValue: ['userspec', 'groups'] }, positional: 1 })],
+  ['chrt', wrapper({ grammar: { shortWithValue: 'TPD' }, queryShort: 'pm', queryLong: ['pid', 'max'], positional: 1 })],
+  ['taskset', wrapper({ queryShort: 'p', queryLong: ['pid'], positional: 1 })],
+  ['caffeinate', wrapper({ grammar: { shortWithValue: 'tw' } })],
+  ['systemd-run', wrapper({
+    grammar: { shortWithValue: 'pEuMHs', longWithValue: ['property', 'setenv', 'unit', 'machine', 'host', 'slice', 'description', 'uid', 'gid', 'working-directory', 'nice', 'on-calendar', 'on-active', 'timer-property', 'path-property', 'socket-property', 'service-type'] },
+  })],
+  ['flock', flock],
+  ['xargs', xargs],
+  ['find', find],
+  ['watch', watch],
+  ['eval', evalHandler],
+  ['su', suHandler],
+  ['runuser', suHandler],
+]);

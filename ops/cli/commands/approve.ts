@@ -1,0 +1,40 @@
+/** `tollgate approvals` lists open questions; `tollgate approve ID [answer]` answers one. Both talk to the daemon. */
+import { Command } from 'commander';
+import { requestOverSocket } from '../../../adapters/http/socketClient.ts';
+import type { PendingApprovalView } from '../../../projections/pendingApprovals.ts';
+import { UsageError } from '../usageError.ts';
+import { socketOf, unreachable } from './daemonTarget.ts';
+
+const answers = ['once', 'session', 'always', 'deny'] as const;
+
+export const approveCommand = (): Command => new Command('approve')
+  .description('Answer an open question: once (this call), session (this action for the session), always (every session), or deny.')
+  .argument('<approval-id>', 'the id from `tollgate approvals` or the block message')
+  .argument('[answer]', answers.join(' | '), 'once')
+  .option('--by <name>', 'who answers (recorded; default: $USER)')
+  .option('--socket <path>', 'daemon socket (default: server.socket)')
+  .action(async (id: string, answer: string, options: { by?: string; socket?: string }, command: Command) => {
+    if (!(answers as readonly string[]).includes(answer)) throw new UsageError(`the answer is one of ${answers.join(', ')}, not "${answer}"`);
+    const socket = socketOf(command, options.socket);
+    const reply = await requestOverSocket(socket, 'POST', `/v1/approvals/${encodeURIComponent(id)}`, { answer, answered_by: options.by ?? process.env['USER'] ?? undefined })
+      .catch((error: unknown) => { throw unreachable(socket, error); });
+    if (reply.status === 404) throw new UsageError(`no open question ${id} (already answered, expired, or never asked)`, 1);
+    if (reply.status !== 200) throw new UsageError(`the daemon refused: ${reply.text}`, 1);
+    const result = reply.json as { outcome: string; sessionId: string | null };
+    process.stdout.write(`${id}: ${result.outcome}${result.sessionId ? ` (session ${result.sessionId})` : ''}\n`);
+    process.exitCode = result.outcome === 'allowed' || (answer === 'deny' && result.outcome === 'denied') ? 0 : 1;
+  });
+
+export const approvalsCommand = (): Command => new Command('approvals')
+  .description('List the questions waiting for a human.')
+  .option('--json', 'print the list as JSON')
+  .option('--socket <path>', 'daemon socket (default: server.socket)')
+  .action(async (options: { json?: boolean; socket?: string }, command: Command) => {
+    const socket = socketOf(command, options.socket);
+    const reply = await requestOverSocket(socket, 'GET', '/v1/approvals').catch((error: unknown) => { throw unreachable(socket, error); });
+    if (reply.status !== 200) throw new UsageError(`the daemon refused: ${reply.text}`, 1);
+    if (options.json) { process.stdout.write(`${reply.text}\n`); return; }
+    const list = (reply.json as { approvals: PendingApprovalView[] }).approvals;
+    if (list.length === 0) { process.stdout.write('no open questions\n'); return; }
+    for (const p of list) process.stdout.write(`${p.approvalId}  session ${p.sessionId}  ${p.summary}  [${p.reasons.join(', ')}]  expires ${p.expiresAt}\n`);
+  });

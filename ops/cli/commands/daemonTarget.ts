@@ -1,0 +1,15 @@
+/** Where CLI commands reach the running daemon: `--socket`, else `server.socket` from the configuration. */
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { configFrom } from '../globalOptions.ts';
+import { UsageError } from '../usageError.ts';
+
+export const socketOf = (command: Command, flag?: string): string => resolve(flag ?? configFrom(command).server.socket);
+
+/** Turns a refused connection into advice instead of a stack trace. */
+export const unreachable = (socket: string, error: unknown): UsageError => {
+  const code = (error as NodeJS.ErrnoException).code;
+  return new UsageError(code === 'ENOENT' || code === 'ECONNREFUSED'
+    ? `no daemon answers on ${socket} — start it with \`tollgate serve\` (or \`npm start\`)`
+    : `cannot reach the daemon on ${socket}: ${(error as Error).message}`, 1);
+};
