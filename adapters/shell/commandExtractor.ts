@@ -11,7 +11,7 @@ import { isShell, shellMode } from '../../domain/shell/shellInvocation.ts';
 import { describeInvocation } from './commandWrappers.ts';
 import { splitOnIfs, wordValue } from './shellWords.ts';
 import { staticOutput } from './staticOutput.ts';
-import { byteOffset, syntaxProblems } from './syntaxProblems.ts';
+import { byteOffset, isReparsedBackticks, syntaxProblems } from './syntaxProblems.ts';
 
 /** Nesting of substitutions, nested shells, function bodies and xargs/find commands before we give up. */
 export const maxNestingDepth = 16;
@@ -96,7 +96,7 @@ export class CommandExtractor {
     }
     try {
       const root = tree.rootNode;
-      if (root.hasError) for (const found of syntaxProblems(root)) this.problem(found.what, found.index, scope);
+      if (root.hasError) for (const found of syntaxProblems(root, source)) this.problem(found.what, found.index, scope);
       this.visit(root, scope, 0);
     } finally {
       tree.delete();
@@ -141,6 +141,13 @@ export class CommandExtractor {
       case 'process_substitution': {
         const opener = scope.source.slice(node.startIndex, node.startIndex + 2);
         const label = opener === '$(' ? '$(...)' : opener.startsWith('`') ? '`...`' : `${opener}...)`;
+        if (isReparsedBackticks(node, scope.source)) {
+          const body = scope.source.slice(node.startIndex + 1, node.endIndex - 1);
+          // Inside backticks \` \$ and \\ are unescaped before the body is parsed, which is how backticks
+          // nest; the grammar does not do that, so the body is parsed again as its own script.
+          this.script(body.replace(/\\([\\`$])/g, '$1'), scope, label, undefined, node.startIndex, { pipedFrom: [], redirects: [], background: false });
+          return undefined;
+        }
         const inner = this.nested(scope, label, node.startIndex);
         if (inner) this.visitChildren(node, inner, level);
         return undefined;
@@ -384,10 +391,10 @@ export class CommandExtractor {
   }
 
   /** Shell code run by a command: parsed and walked like the line, one level down. */
-  private script(source: string, scope: Scope, label: string, feed: Feed | undefined, index: number): void {
+  private script(source: string, scope: Scope, label: string, feed: Feed | undefined, index: number, keep?: Partial<Scope>): void {
     const inner = this.nested(scope, label, index, {
       source, pipedFrom: scope.pipedFrom, redirects: scope.redirects, background: scope.background, stdin: feed,
-      where: `'${label}' string`,
+      where: `'${label}' string`, anchor: scope.where === '' ? index : scope.anchor, ...keep,
     });
     if (inner) this.parseAndVisit(source, inner);
   }

@@ -9,17 +9,26 @@ export interface SyntaxProblem {
 
 const maxReported = 5;
 
-export const syntaxProblems = (root: Node): SyntaxProblem[] => {
+export const syntaxProblems = (root: Node, source: string): SyntaxProblem[] => {
   const found: SyntaxProblem[] = [];
   const pending: Node[] = [root];
   while (pending.length > 0 && found.length < maxReported) {
     const node = pending.pop()!;
     if (node.isError) found.push(describeError(node));
     else if (node.isMissing) found.push({ what: `missing '${node.type}'`, index: node.startIndex });
-    else if (node.hasError) for (let i = node.childCount - 1; i >= 0; i--) pending.push(node.child(i)!);
+    else if (node.hasError && !isReparsedBackticks(node, source)) for (let i = node.childCount - 1; i >= 0; i--) pending.push(node.child(i)!);
   }
   return found.sort((a, b) => a.index - b.index);
 };
+
+/**
+ * Backticks whose body has escapes are parsed again after unescaping (see CommandExtractor), since the grammar
+ * does not nest them; what the grammar made of their inside does not count, the second parse reports its own.
+ */
+export const isReparsedBackticks = (node: Node, source: string): boolean =>
+  node.type === 'command_substitution' &&
+  source[node.startIndex] === '`' &&
+  source.slice(node.startIndex + 1, node.endIndex - 1).includes('\\');
 
 const openers = new Set(['if', 'while', 'until', 'for', 'select', 'case', '{', '(', '((', '[[', '$(', '`', '"', "'", '${', '$((']);
 

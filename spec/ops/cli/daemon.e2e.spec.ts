@@ -1,0 +1,81 @@
+/**
+ * The newcomer's path from the README, with the real binary, a real SQLite file and a real socket:
+ * serve, a Hermes pre_tool_call for `rm -rf /` is blocked, `rm -r build/` asks, the answer is given with the CLI,
+ * `tail` sees the decisions live, `verify` proves the ledger intact, `replay` re-derives every decision.
+ */
+import { expect } from 'chai';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { openEventStream, requestOverSocket } from '../../../adapters/http/socketClient.ts';
+import { runCli, startDaemon } from '../../support/runCli.ts';
+import { useTempDir } from '../../support/tempDir.ts';
+
+describe('tollgate serve (end to end)', function () {
+  this.timeout(60_000);
+  const temp = useTempDir('tollgate-e2e');
+
+  it('blocks rm -rf /, asks about rm -r build/, takes the answer, streams it, and verifies and replays the ledger', async () => {
+    const cwd = temp.current.path;
+    const daemon = await startDaemon([], cwd);
+    const socket = join(cwd, 'data', 'tollgate.sock');
+    try {
+      expect(daemon.output()).to.include(socket);
+      expect(statSync(socket).mode & 0o777).to.equal(0o600);
+      const seen: string[] = [];
+      const stream = openEventStream({ socketPath: socket }, '/v1/stream?type=ToolCallDecided', { onMessage: (m) => { if (m.event === 'ToolCallDecided') seen.push(m.data); } });
+
+      const hook = (name: string, body: object) => requestOverSocket(socket, 'POST', `/v1/hooks/hermes/${name}`, body);
+      await hook('pre_llm_call', { session_id: 'demo', user_message: 'clean the build folder', platform: 'cli' });
+      const blocked = await hook('pre_tool_call', { session_id: 'demo', tool_name: 'terminal', args: { command: 'rm -rf /' }, tool_call_id: 't1' });
+      expect(blocked.json).to.include({ action: 'block', verdict: 'block', layer: 'hardline' });
+      const asked = await hook('pre_tool_call', { session_id: 'demo', tool_name: 'terminal', args: { command: 'rm -r build/' }, tool_call_id: 't2' });
+      expect(asked.json).to.include({ verdict: 'ask' });
+      const approvalId = (asked.json as { approval_id: string }).approval_id;
+
+      const listed = await runCli(['approvals'], { cwd });
+      expect(listed.stdout).to.include(approvalId);
+      const approved = await runCli(['approve', approvalId, 'session'], { cwd });
+      expect(approved, approved.stderr).to.include({ exitCode: 0 });
+      expect(approved.stdout).to.include('allowed');
+      const again = await hook('pre_tool_call', { session_id: 'demo', tool_name: 'terminal', args: { command: 'rm -r build/' }, tool_call_id: 't3' });
+      expect(again.json).to.include({ action: 'allow' });
+
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      stream.close();
+      expect(seen.map((d) => (JSON.parse(d) as { data: { verdict: string } }).data.verdict)).to.deep.equal(['block', 'ask', 'allow']);
+    } finally {
+      expect(await daemon.stop()).to.equal(0);
+    }
+
+    const verified = await runCli(['verify'], { cwd });
+    expect(verified.exitCode, verified.stdout + verified.stderr).to.equal(0);
+    expect(verified.stdout).to.match(/^ok: \d+ events checked/);
+    const replayed = await runCli(['replay', 'demo'], { cwd });
+    expect(replayed.exitCode, replayed.stdout + replayed.stderr).to.equal(0);
+    expect(replayed.stdout).to.include('every decision re-derived exactly');
+    const audit = await runCli(['audit', '-n', '3'], { cwd });
+    expect(audit.stdout.trim().split('\n')).to.have.length(3);
+    expect(audit.stdout).to.include('ALLOW terminal rm -r build/');
+  });
+
+  it('restarts on the same ledger with the approvals it had (session grant still covers only its command)', async () => {
+    const cwd = temp.current.path;
+    let daemon = await startDaemon([], cwd);
+    const socket = join(cwd, 'data', 'tollgate.sock');
+    const call = (command: string) => requestOverSocket(socket, 'POST', '/v1/hooks/hermes/pre_tool_call', { session_id: 's', tool_name: 'terminal', args: { command } });
+    try {
+      await requestOverSocket(socket, 'POST', '/v1/hooks/hermes/pre_llm_call', { session_id: 's', user_message: 'restart nginx if stuck' });
+      const asked = await call('systemctl restart nginx');
+      await requestOverSocket(socket, 'POST', `/v1/approvals/${(asked.json as { approval_id: string }).approval_id}`, { answer: 'session' });
+    } finally {
+      await daemon.stop();
+    }
+    daemon = await startDaemon([], cwd);
+    try {
+      expect((await call('systemctl restart nginx')).json).to.include({ action: 'allow' });
+      expect((await call('systemctl stop nginx')).json).to.include({ verdict: 'ask' });
+    } finally {
+      await daemon.stop();
+    }
+  });
+});
