@@ -1,0 +1,67 @@
+import { expect } from 'chai';
+import type { ShellAnalysis } from '../../../domain/shell/shellAnalysis.ts';
+import { actionFingerprint } from '../../../domain/tools/actionFingerprint.ts';
+import { classifyToolCall } from '../../../domain/tools/classifyToolCall.ts';
+import { pythonShellOuts } from '../../../domain/tools/pythonShellOuts.ts';
+import { builtInShellTools, shellArgumentOf } from '../../../domain/tools/shellTools.ts';
+
+/** Records what it was asked to analyse; the real grammar is exercised by the shell and eval specs. */
+const recordingAnalyzer = () => {
+  const seen: string[] = [];
+  return { seen, analyze: (source: string): ShellAnalysis => { seen.push(source); return { source, parsed: true, problems: [], commands: [] }; } };
+};
+
+describe('tool classification', () => {
+  for (const row of builtInShellTools)
+    it(`treats ${row.tool}.${row.argument} as a shell command line`, () => {
+      const analyzer = recordingAnalyzer();
+      const call = classifyToolCall(row.tool, { [row.argument]: 'ls -la' }, analyzer.analyze);
+      expect(call.runsShell).to.equal(true);
+      expect(analyzer.seen).to.deep.equal(['ls -la']);
+    });
+
+  it('lets tools.<name>.shell_arg map another tool onto a shell argument', () => {
+    expect(shellArgumentOf('mcp_ssh_exec', { mcp_ssh_exec: 'cmd' })).to.equal('cmd');
+    expect(shellArgumentOf('read_file')).to.equal(null);
+  });
+
+  it('marks a shell tool without its command line as running a shell with nothing parsed (the gate blocks it)', () => {
+    const call = classifyToolCall('terminal', { cmd: 'ls' }, recordingAnalyzer().analyze);
+    expect(call).to.include({ runsShell: true, shell: null });
+  });
+
+  it('gives the same fingerprint to the same command line and a different one to any other', () => {
+    const a = classifyToolCall('terminal', { command: 'rm -r build/ ' }, recordingAnalyzer().analyze).fingerprint;
+    expect(a).to.equal(actionFingerprint('terminal', { commandLine: 'rm -r build/' }));
+    expect(a).not.to.equal(classifyToolCall('terminal', { command: 'rm -r build' }, recordingAnalyzer().analyze).fingerprint);
+    expect(actionFingerprint('write_file', { args: { path: 'a', content: 'x' } })).to.equal(actionFingerprint('write_file', { args: { content: 'x', path: 'a' } }));
+  });
+
+  it('does not treat other tools as shell', () => {
+    expect(classifyToolCall('read_file', { path: 'x' }, recordingAnalyzer().analyze)).to.include({ runsShell: false, shell: null });
+  });
+});
+
+describe('shell-outs visible in execute_code', () => {
+  const cases: [string, string[]][] = [
+    ["import os\nos.system('rm -rf /')", ['rm -rf /']],
+    ['os.popen("ls -la")', ['ls -la']],
+    ["subprocess.run(['rm', '-r', 'my dir'])", ["rm -r 'my dir'"]],
+    ["subprocess.check_output(r'echo \\d', shell=True)", ['echo \\d']],
+    ['subprocess.call("""git reset --hard""", shell=True)', ['git reset --hard']],
+    ["x = 1\nprint('os.system is not called here')", []],
+    ['subprocess.run(command_built_at_runtime)', []],
+  ];
+  for (const [code, lines] of cases)
+    it(`finds ${lines.length ? lines.map((l) => JSON.stringify(l)).join(', ') : 'nothing'} in ${JSON.stringify(code)}`, () => {
+      expect(pythonShellOuts(code).map((s) => s.commandLine)).to.deep.equal(lines);
+    });
+
+  it('analyses every shell-out of a code cell as one command line', () => {
+    const analyzer = recordingAnalyzer();
+    const call = classifyToolCall('execute_code', { code: "os.system('ls')\nos.system('pwd')" }, analyzer.analyze);
+    expect(call.runsShell).to.equal(true);
+    expect(analyzer.seen).to.deep.equal(['ls', 'pwd']);
+    expect(call.shell?.source).to.equal('ls\npwd');
+  });
+});
