@@ -126,8 +126,9 @@ const endSession = ({ data }: EndSession, state: SessionState): TollgateEvent[] 
   state.status === 'open' ? [event('SessionEnded', { sessionId: data.sessionId, at: data.now })] : [];
 
 const expireDue = (state: SessionState, now: string): TollgateEvent[] => {
-  if (state.status !== 'open') return [];
+  if (state.status !== 'open' || state.nextExpiryMs === null) return [];
   const at = Date.parse(now);
+  if (state.nextExpiryMs > at) return [];
   return Object.values(state.pending)
     .filter((p) => Date.parse(p.expiresAt) <= at)
     .map((p) => event('ApprovalExpired', { sessionId: state.sessionId, approvalId: p.approvalId, callId: p.callId, at: now }));

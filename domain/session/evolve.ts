@@ -7,7 +7,7 @@ export const evolve = (state: SessionState, event: TollgateEvent): SessionState 
     case 'SessionStarted':
       return {
         status: 'open', sessionId: event.data.sessionId, parentSessionId: event.data.parentSessionId,
-        platform: event.data.platform, userMessages: 0, pending: {}, grants: {},
+        platform: event.data.platform, userMessages: 0, pending: {}, nextExpiryMs: null, grants: {},
       };
     case 'UserMessageReceived':
       return state.status === 'open' ? { ...state, userMessages: state.userMessages + 1 } : state;
@@ -15,11 +15,15 @@ export const evolve = (state: SessionState, event: TollgateEvent): SessionState 
       if (state.status !== 'open') return state;
       const { approvalId, callId, tool, fingerprint, summary, resumption, expiresAt } = event.data;
       const pending = { approvalId, callId, tool, fingerprint, summary, resumption, expiresAt };
-      return { ...state, pending: { ...state.pending, [approvalId]: pending } };
+      const expiry = Date.parse(expiresAt);
+      return { ...state, pending: { ...state.pending, [approvalId]: pending }, nextExpiryMs: Math.min(expiry, state.nextExpiryMs ?? expiry) };
     }
     case 'ApprovalAnswered':
-    case 'ApprovalExpired':
-      return state.status === 'open' ? { ...state, pending: without(state.pending, event.data.approvalId) } : state;
+    case 'ApprovalExpired': {
+      if (state.status !== 'open') return state;
+      const pending = without(state.pending, event.data.approvalId);
+      return { ...state, pending, nextExpiryMs: earliestExpiry(pending) };
+    }
     case 'GrantIssued': {
       if (state.status !== 'open') return state;
       const { grantId, scope, tool, fingerprint } = event.data;
@@ -40,4 +44,13 @@ const consume = (state: OpenSession, grantId: string): OpenSession =>
 const without = <T>(record: Readonly<Record<string, T>>, key: string): Readonly<Record<string, T>> => {
   const { [key]: _removed, ...rest } = record;
   return rest;
+};
+
+const earliestExpiry = (pending: Readonly<Record<string, { readonly expiresAt: string }>>): number | null => {
+  let earliest: number | null = null;
+  for (const p of Object.values(pending)) {
+    const expiry = Date.parse(p.expiresAt);
+    if (earliest === null || expiry < earliest) earliest = expiry;
+  }
+  return earliest;
 };

@@ -26,6 +26,8 @@ export interface OpenSession {
   readonly userMessages: number;
   /** Questions to a human not yet answered or expired, by approval id. */
   readonly pending: Readonly<Record<string, PendingApproval>>;
+  /** The earliest `expiresAt` among pending questions (ms since the epoch), so most commands skip the expiry scan. */
+  readonly nextExpiryMs: number | null;
   /** Grants usable in this session (once grants until consumed), by grant id. */
   readonly grants: Readonly<Record<string, SessionGrant>>;
 }

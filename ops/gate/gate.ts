@@ -15,7 +15,7 @@ import type { CheckpointStore } from '../../projections/checkpointStore.ts';
 import { allowlistKey, grants, type GrantsState } from '../../projections/grants.ts';
 import { pendingApprovals, type PendingApprovals } from '../../projections/pendingApprovals.ts';
 import type { RunningProjection } from '../../projections/runProjection.ts';
-import { runProjection } from '../../projections/runProjection.ts';
+import { startProjections } from '../../projections/runProjection.ts';
 import { sessionTimeline, type SessionTimelines } from '../../projections/sessionTimeline.ts';
 import { wouldBlockReport, type WouldBlockReport } from '../../projections/wouldBlockReport.ts';
 import type { TollgateConfig } from '../config/configSchema.ts';
@@ -84,7 +84,7 @@ export class Gate {
   private lastPosition = 0;
   private closed = false;
 
-  private constructor(private readonly deps: GateDeps, readonly projections: Projections) {
+  private constructor(private readonly deps: GateDeps, readonly projections: Projections, private readonly stopProjections: () => Promise<void>) {
     this.sessions = new SessionStore(deps.ledger, deps.newId);
     const { approvals } = deps.config;
     this.settings = {
@@ -94,16 +94,13 @@ export class Gate {
   }
 
   static async open(deps: GateDeps): Promise<Gate> {
-    const every = { checkpointEveryMs: 5000 };
-    const projections: Projections = {
-      pendingApprovals: await runProjection(pendingApprovals, deps.ledger, deps.checkpoints, every),
-      grants: await runProjection(grants, deps.ledger, deps.checkpoints, every),
-      wouldBlock: await runProjection(wouldBlockReport, deps.ledger, deps.checkpoints, every),
-      timeline: await runProjection(sessionTimeline, deps.ledger, deps.checkpoints, every),
-    };
-    const gate = new Gate(deps, projections);
+    const host = await startProjections(
+      { pendingApprovals, grants, wouldBlock: wouldBlockReport, timeline: sessionTimeline },
+      deps.ledger, deps.checkpoints, { checkpointEveryMs: 5000 },
+    );
+    const gate = new Gate(deps, host.projections, host.stop);
     gate.lastPosition = await deps.ledger.headPosition();
-    await gate.caughtUp([projections.pendingApprovals, projections.grants]);
+    await gate.caughtUp([host.projections.pendingApprovals, host.projections.grants]);
     if (deps.expiryTimers) gate.scheduleExpiries();
     return gate;
   }
@@ -222,7 +219,7 @@ export class Gate {
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
     this.waiters.closeAll();
-    await Promise.all(Object.values(this.projections).map((p: RunningProjection<unknown>) => p.stop()));
+    await this.stopProjections();
   }
 
   private async execute(sessionId: string, command: SessionCommand): Promise<void> {

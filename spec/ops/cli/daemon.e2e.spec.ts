@@ -24,7 +24,7 @@ describe('tollgate serve (end to end)', function () {
       const seen: string[] = [];
       const stream = openEventStream({ socketPath: socket }, '/v1/stream?type=ToolCallDecided', { onMessage: (m) => { if (m.event === 'ToolCallDecided') seen.push(m.data); } });
 
-      const hook = (name: string, body: object) => requestOverSocket(socket, 'POST', `/v1/hooks/hermes/${name}`, body);
+      const hook = (name: string, body: Record<string, unknown>) => requestOverSocket(socket, 'POST', `/v1/hooks/hermes/${name}`, body);
       await hook('pre_llm_call', { session_id: 'demo', user_message: 'clean the build folder', platform: 'cli' });
       const blocked = await hook('pre_tool_call', { session_id: 'demo', tool_name: 'terminal', args: { command: 'rm -rf /' }, tool_call_id: 't1' });
       expect(blocked.json).to.include({ action: 'block', verdict: 'block', layer: 'hardline' });
