@@ -6,7 +6,7 @@
 import { NO_STREAM, isWrongExpectedRevision, type Ledger, type RecordedEvent } from '../../adapters/ledger/port.ts';
 import type { TollgateEvent } from '../../domain/events/catalogue.ts';
 import { decodeEvent, encodeEvent } from '../../domain/events/codec.ts';
-import type { SessionCommand } from '../../domain/session/commands.ts';
+import { sessionCommandSchema, type SessionCommand } from '../../domain/session/commands.ts';
 import { decide } from '../../domain/session/decide.ts';
 import { evolve } from '../../domain/session/evolve.ts';
 import { initialState, type SessionState } from '../../domain/session/sessionState.ts';
@@ -52,7 +52,8 @@ export class SessionStore {
     return this.lock.run(sessionId, async () => {
       for (let attempt = 1; ; attempt++) {
         const loaded = await this.load(sessionId);
-        const command = await build(loaded.state);
+        // Commands are validated like events: a malformed one is an internal error, so the caller fails closed.
+        const command = sessionCommandSchema.parse(await build(loaded.state)) as SessionCommand;
         const events = decide(command, loaded.state);
         if (events.length === 0) return { command, events, position: 0, state: loaded.state };
         const commandId = this.newId();

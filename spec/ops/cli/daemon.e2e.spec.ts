@@ -4,10 +4,11 @@
  * `tail` sees the decisions live, `verify` proves the ledger intact, `replay` re-derives every decision.
  */
 import { expect } from 'chai';
+import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { openEventStream, requestOverSocket } from '../../../adapters/http/socketClient.ts';
-import { runCli, startDaemon } from '../../support/runCli.ts';
+import { runCli, startDaemon, tollgateBin } from '../../support/runCli.ts';
 import { useTempDir } from '../../support/tempDir.ts';
 
 describe('tollgate serve (end to end)', function () {
@@ -21,6 +22,10 @@ describe('tollgate serve (end to end)', function () {
     try {
       expect(daemon.output()).to.include(socket);
       expect(statSync(socket).mode & 0o777).to.equal(0o600);
+      const tail = spawn(process.execPath, [tollgateBin, 'tail', '--type', 'ToolCallDecided'], { cwd });
+      let tailed = '';
+      tail.stdout.on('data', (chunk: Buffer) => { tailed += chunk.toString(); });
+      await new Promise<void>((resolve) => tail.stderr.on('data', (chunk: Buffer) => { if (chunk.toString().includes('live')) resolve(); }));
       const seen: string[] = [];
       const stream = openEventStream({ socketPath: socket }, '/v1/stream?type=ToolCallDecided', { onMessage: (m) => { if (m.event === 'ToolCallDecided') seen.push(m.data); } });
 
@@ -43,6 +48,9 @@ describe('tollgate serve (end to end)', function () {
       await new Promise((resolve) => setTimeout(resolve, 300));
       stream.close();
       expect(seen.map((d) => (JSON.parse(d) as { data: { verdict: string } }).data.verdict)).to.deep.equal(['block', 'ask', 'allow']);
+      for (let i = 0; i < 50 && tailed.split('\n').length < 4; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      tail.kill('SIGINT');
+      expect(tailed).to.match(/BLOCK terminal rm -rf \/ — hardline/).and.to.match(/ASK terminal rm -r build\//).and.to.match(/ALLOW terminal rm -r build\//);
     } finally {
       expect(await daemon.stop()).to.equal(0);
     }
