@@ -3,6 +3,7 @@
  * session until revoked; session and once grants are listed for people reviewing what humans approved.
  */
 import type { Projection } from './projection.ts';
+import { ownEntry } from '../domain/encoding/ownEntry.ts';
 
 export interface GrantView {
   readonly grantId: string;
@@ -37,12 +38,12 @@ export const grants: Projection<GrantsState> = {
         return { grants: { ...state.grants, [d.grantId]: view }, allowlist };
       }
       case 'GrantConsumed': {
-        const grant = state.grants[event.data.grantId];
+        const grant = ownEntry(state.grants, event.data.grantId);
         return grant ? { ...state, grants: { ...state.grants, [grant.grantId]: { ...grant, consumed: true } } } : state;
       }
       case 'AllowlistEntryRevoked': {
         const key = allowlistKey(event.data.tool, event.data.fingerprint);
-        if (!(key in state.allowlist)) return state;
+        if (!Object.hasOwn(state.allowlist, key)) return state;
         const { [key]: _revoked, ...allowlist } = state.allowlist;
         return { ...state, allowlist };
       }

@@ -29,7 +29,7 @@ export const pendingApprovals: Projection<PendingApprovals> = {
       }
       case 'ApprovalAnswered':
       case 'ApprovalExpired': {
-        if (!(event.data.approvalId in state)) return state;
+        if (!Object.hasOwn(state, event.data.approvalId)) return state;
         const { [event.data.approvalId]: _closed, ...rest } = state;
         return rest;
       }

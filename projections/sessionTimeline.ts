@@ -1,5 +1,6 @@
 /** Per session, what happened in order: messages, decisions, questions, answers, grants (newest last, capped). */
 import type { Projection } from './projection.ts';
+import { ownEntry } from '../domain/encoding/ownEntry.ts';
 
 export interface TimelineEntry {
   readonly position: number;
@@ -24,7 +25,7 @@ export const sessionTimeline: Projection<SessionTimelines> = {
     const data = event.data as { sessionId?: unknown; at?: unknown };
     if (typeof data.sessionId !== 'string') return state;
     const entry = toEntry(position, String(data.at ?? ''), event);
-    const previous = state.sessions[data.sessionId] ?? [];
+    const previous = ownEntry(state.sessions, data.sessionId) ?? [];
     const entries = previous.length >= perSessionCap ? [...previous.slice(1), entry] : [...previous, entry];
     return { sessions: { ...state.sessions, [data.sessionId]: entries } };
   },

@@ -7,9 +7,13 @@
 import type { Node, Parser } from 'web-tree-sitter';
 import type { Redirect, SimpleCommand } from '../../domain/shell/shellAnalysis.ts';
 import { programName } from '../../domain/shell/programName.ts';
-import { isShell, shellMode } from '../../domain/shell/shellInvocation.ts';
+import { isShell, shellMode, stdinPaths } from '../../domain/shell/shellInvocation.ts';
 import { describeInvocation } from './commandWrappers.ts';
-import { splitOnIfs, wordValue } from './shellWords.ts';
+import { LineState } from './lineState.ts';
+import { kindOf } from './nodeKind.ts';
+import { isShellScript, scriptFile } from './scriptFiles.ts';
+import { readRedirect, redirectTypes, type Feed, type ReadRedirect } from './redirects.ts';
+import { expandBraces, expandedVariable, splitOnIfs, wordValue } from './shellWords.ts';
 import { staticOutput } from './staticOutput.ts';
 import { byteOffset, isReparsedBackticks, syntaxProblems } from './syntaxProblems.ts';
 
@@ -21,12 +25,6 @@ const maxTreeLevel = 400;
 const maxWrappers = 32;
 /** Commands reported for one line. */
 const maxCommands = 5000;
-
-/** Text known to reach a command's standard input, and how it got there ('<<', '<<<', 'echo |'). */
-interface Feed {
-  readonly text: string;
-  readonly label: string;
-}
 
 interface Scope {
   /** The text of the tree being walked (the line, or a nested shell string). */
@@ -54,17 +52,11 @@ interface Tail {
 
 const noTail: Tail = { redirects: [], stdin: undefined, extraArgs: [] };
 
-interface ReadRedirect {
-  readonly redirect: Redirect;
-  readonly feed?: Feed;
-  readonly extraArgs: readonly string[];
-  /** Pipeline stages after a heredoc start (`cat <<EOF | bash`): the grammar nests them in the redirect. */
-  readonly pipeTo: readonly Node[];
-  /** Statements after a heredoc start joined by && or || (`cat <<EOF && rm x`). */
-  readonly then: readonly Node[];
-}
-
-const redirectTypes = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redirect']);
+/** Named nodes that never contain anything to walk. */
+const leafTypes = new Set([
+  'word', 'raw_string', 'ansi_c_string', 'number', 'variable_name', 'string_content', 'heredoc_content', 'heredoc_start',
+  'heredoc_end', 'file_descriptor', 'test_operator', 'special_variable_name', 'extglob_pattern', 'comment', 'regex',
+]);
 const compoundTypes = new Set([
   'subshell', 'compound_statement', 'if_statement', 'while_statement', 'for_statement', 'c_style_for_statement',
   'case_statement', 'do_group', 'else_clause', 'elif_clause',
@@ -73,6 +65,8 @@ const compoundTypes = new Set([
 export class CommandExtractor {
   readonly commands: SimpleCommand[] = [];
   readonly problems: string[] = [];
+  /** Variables, working directory and files that earlier commands of the line left behind. */
+  private readonly state = new LineState();
 
   constructor(
     private readonly parser: Parser,
@@ -85,10 +79,11 @@ export class CommandExtractor {
     this.parseAndVisit(this.line, {
       source: this.line, via: [], depth: 0, pipedFrom: [], redirects: [], background: false, stdin: undefined,
       where: '', anchor: 0,
-    });
+    }, 0);
   }
 
-  private parseAndVisit(source: string, scope: Scope): void {
+  /** `level` carries on from the enclosing tree, so nested strings cannot multiply the stack depth. */
+  private parseAndVisit(source: string, scope: Scope, level: number): void {
     const tree = this.parser.parse(source);
     if (!tree) {
       this.problem('the parser returned no tree', 0, scope);
@@ -97,7 +92,7 @@ export class CommandExtractor {
     try {
       const root = tree.rootNode;
       if (root.hasError) for (const found of syntaxProblems(root, source)) this.problem(found.what, found.index, scope);
-      this.visit(root, scope, 0);
+      this.visit(root, scope, level);
     } finally {
       tree.delete();
     }
@@ -112,13 +107,21 @@ export class CommandExtractor {
     );
   }
 
+  private capped = false;
+
+  private tooManyCommands(scope: Scope): void {
+    if (!this.capped) this.problem(`more than ${maxCommands} commands`, 0, scope);
+    this.capped = true;
+  }
+
   /** Walks one node; returns the simple command it is, when it is one (a pipeline stage's output source). */
-  private visit(node: Node, scope: Scope, level: number, tail: Tail = noTail): SimpleCommand | undefined {
+  private visit(node: Node, scope: Scope, level: number, tail: Tail = noTail, type = kindOf(node).type): SimpleCommand | undefined {
+    if (this.capped) return undefined;
     if (level > maxTreeLevel) {
       this.problem(`nesting deeper than ${maxTreeLevel} syntax levels`, node.startIndex, scope);
       return undefined;
     }
-    switch (node.type) {
+    switch (type) {
       case 'command':
         return this.command(node, scope, level, tail);
       case 'redirected_statement':
@@ -137,6 +140,14 @@ export class CommandExtractor {
       case 'function_definition':
         this.functionDefinition(node, scope, level);
         return undefined;
+      case 'variable_assignment':
+        this.visitChildren(node, scope, level);
+        this.assign(node, scope);
+        return undefined;
+      case 'for_statement':
+        this.loopVariable(node, scope);
+        this.visitChildren(node, tail === noTail ? scope : withTail(scope, tail), level);
+        return undefined;
       case 'command_substitution':
       case 'process_substitution': {
         const opener = scope.source.slice(node.startIndex, node.startIndex + 2);
@@ -145,15 +156,23 @@ export class CommandExtractor {
           const body = scope.source.slice(node.startIndex + 1, node.endIndex - 1);
           // Inside backticks \` \$ and \\ are unescaped before the body is parsed, which is how backticks
           // nest; the grammar does not do that, so the body is parsed again as its own script.
-          this.script(body.replace(/\\([\\`$])/g, '$1'), scope, label, undefined, node.startIndex, { pipedFrom: [], redirects: [], background: false });
+          this.script(body.replace(/\\([\\`$])/g, '$1'), scope, label, undefined, node.startIndex, level, { pipedFrom: [], redirects: [], background: false });
           return undefined;
         }
         const inner = this.nested(scope, label, node.startIndex);
-        if (inner) this.visitChildren(node, inner, level);
+        if (!inner) return undefined;
+        const first = this.commands.length;
+        this.state.inSubshell(() => this.visitChildren(node, inner, level));
+        // `bash <(echo '...')` runs what the substitution prints: remember it as the content of that "file".
+        const output = this.commands.length === first + 1 ? staticOutput(this.commands[first]!) : undefined;
+        if (type === 'process_substitution' && output !== undefined) this.state.rememberFile(textOf(scope, node), output);
         return undefined;
       }
+      case 'subshell':
+        this.state.inSubshell(() => this.visitChildren(node, tail === noTail ? scope : withTail(scope, tail), level));
+        return undefined;
       default:
-        if (tail !== noTail && compoundTypes.has(node.type)) {
+        if (tail !== noTail && compoundTypes.has(type)) {
           this.visitChildren(node, withTail(scope, tail), level);
           return undefined;
         }
@@ -165,11 +184,12 @@ export class CommandExtractor {
   /** Named children in order; a child followed by '&' runs in the background. */
   private visitChildren(node: Node, scope: Scope, level: number): void {
     const children = node.children;
+    const kinds = children.map(kindOf);
     for (let i = 0; i < children.length; i++) {
-      const child = children[i]!;
-      if (!child.isNamed) continue;
-      const background = !scope.background && children[i + 1]?.type === '&';
-      this.visit(child, background ? { ...scope, background: true } : scope, level + 1);
+      const { type, named } = kinds[i]!;
+      if (!named || leafTypes.has(type)) continue;
+      const background = !scope.background && kinds[i + 1]?.type === '&';
+      this.visit(children[i]!, background ? { ...scope, background: true } : scope, level + 1, noTail, type);
     }
   }
 
@@ -209,14 +229,15 @@ export class CommandExtractor {
     const then: Node[] = [];
     let feed: Feed | undefined;
     for (const child of node.namedChildren) {
-      if (redirectTypes.has(child.type)) {
+      const type = kindOf(child).type;
+      if (redirectTypes.has(type)) {
         const read = this.redirect(child, scope, level);
-        redirects.push(read.redirect);
+        redirects.push(...read.redirects);
         extraArgs.push(...read.extraArgs);
         pipeTo.push(...read.pipeTo);
         then.push(...read.then);
         feed = read.feed ?? feed;
-      } else if (body === undefined && child.type !== 'ERROR') {
+      } else if (body === undefined && type !== 'ERROR') {
         body = child;
       } else {
         this.visit(child, scope, level + 1);
@@ -252,69 +273,9 @@ export class CommandExtractor {
     );
   }
 
+  /** Reads one redirection; substitutions in its target or heredoc body are walked as they run. */
   private redirect(node: Node, scope: Scope, level: number): ReadRedirect {
-    const source = scope.source;
-    const children = node.children;
-    let descriptor = '';
-    let operator = '';
-    const targets: Node[] = [];
-    const pipeTo: Node[] = [];
-    const then: Node[] = [];
-    let heredocStart: Node | undefined;
-    let heredocBody: Node | undefined;
-    const nestedRedirects: ReadRedirect[] = [];
-    for (let i = 0; i < children.length; i++) {
-      const child = children[i]!;
-      const type = child.type;
-      if (!child.isNamed) {
-        if (operator === '') operator = type;
-        else if (type === '&&' || type === '||' || type === ';') {
-          const right = children[i + 1];
-          if (right?.isNamed) then.push(right), i++;
-        }
-        continue;
-      }
-      if (type === 'file_descriptor') descriptor = source.slice(child.startIndex, child.endIndex);
-      else if (type === 'heredoc_start') heredocStart = child;
-      else if (type === 'heredoc_body') heredocBody = child;
-      else if (type === 'heredoc_end') continue;
-      else if (node.type === 'heredoc_redirect') {
-        if (type === 'pipeline' && child.child(0)?.isNamed === false) pipeTo.push(child);
-        else if (redirectTypes.has(type)) nestedRedirects.push(this.redirect(child, scope, level));
-        else if (type === 'ERROR') this.visit(child, scope, level + 1);
-        else then.push(child);
-      } else {
-        targets.push(child);
-      }
-    }
-    for (const target of targets) if (target.childCount > 0) this.visit(target, scope, level + 1);
-    const values = targets.map((target) => wordValue(target, source));
-    const extra = nestedRedirects.flatMap((read) => read.extraArgs);
-    if (node.type === 'heredoc_redirect') {
-      const delimiter = heredocStart ? source.slice(heredocStart.startIndex, heredocStart.endIndex) : '';
-      if (heredocBody && heredocBody.childCount > 0) this.visit(heredocBody, scope, level + 1);
-      let body = heredocBody ? source.slice(heredocBody.startIndex, heredocBody.endIndex) : '';
-      if (operator === '<<-') body = body.replace(/^\t+/gm, '');
-      return {
-        redirect: { op: descriptor + operator, target: delimiter.replace(/['"\\]/g, '') },
-        feed: { text: body, label: operator },
-        extraArgs: extra,
-        pipeTo: [...pipeTo, ...nestedRedirects.flatMap((read) => read.pipeTo)],
-        then: [...then, ...nestedRedirects.flatMap((read) => read.then)],
-      };
-    }
-    if (node.type === 'herestring_redirect') {
-      const text = values.join(' ');
-      return { redirect: { op: descriptor + '<<<', target: text }, feed: { text: text + '\n', label: '<<<' }, extraArgs: [], pipeTo: [], then: [] };
-    }
-    const [first = '', ...rest] = values;
-    const duplicates = (operator === '>&' || operator === '<&') && /^(?:\d+|-)$/.test(first);
-    return {
-      redirect: duplicates ? { op: descriptor + operator[0], target: '&' + first } : { op: descriptor + operator, target: first },
-      extraArgs: rest,
-      pipeTo: [],
-      then: [],
-    };
+    return readRedirect(node, scope.source, this.state.lookup, (inner) => this.visit(inner, scope, level + 1));
   }
 
   private command(node: Node, scope: Scope, level: number, tail: Tail): SimpleCommand | undefined {
@@ -323,17 +284,19 @@ export class CommandExtractor {
     const assignments: string[] = [];
     const redirects: Redirect[] = [];
     let feed: Feed | undefined;
+    let programChoices: string[][] | undefined;
     let lastEnd = -1;
     for (const child of node.children) {
-      const type = child.type;
-      if (!child.isNamed) continue; // includes the '$' of a translated string `$"..."`, which reads as the string
+      const { type, named } = kindOf(child);
+      if (!named) continue; // includes the '$' of a translated string `$"..."`, which reads as the string
 
       if (type === 'variable_assignment') {
+        // A prefix assignment only sets the command's environment: visited for substitutions, not recorded.
         assignments.push(source.slice(child.startIndex, child.endIndex));
-        if (child.childCount > 0) this.visit(child, scope, level + 1);
+        if (child.childCount > 0) this.visitChildren(child, scope, level + 1);
       } else if (redirectTypes.has(type)) {
         const read = this.redirect(child, scope, level);
-        redirects.push(read.redirect);
+        redirects.push(...read.redirects);
         words.push(...read.extraArgs);
         feed = read.feed ?? feed;
         for (const statement of [...read.pipeTo, ...read.then]) this.visit(statement, scope, level + 1);
@@ -341,11 +304,13 @@ export class CommandExtractor {
         this.visit(child, scope, level + 1);
       } else {
         const word = type === 'command_name' ? (child.firstNamedChild ?? child) : child;
-        const value = wordValue(word, source);
+        const before = this.commands.length;
         if (word.childCount > 0) this.visit(word, scope, level + 1);
+        if (type === 'command_name') programChoices = this.programChoices(word, source, before);
+        const values = this.argumentValues(word, source, before);
         // Nodes with no space between them are one shell word.
-        if (child.startIndex === lastEnd && words.length > 0) words[words.length - 1] += value;
-        else words.push(value);
+        if (child.startIndex === lastEnd && words.length > 0 && values.length === 1) words[words.length - 1] += values[0]!;
+        else words.push(...values);
         lastEnd = child.endIndex;
       }
     }
@@ -357,11 +322,77 @@ export class CommandExtractor {
       redirects: [...redirects, ...tail.redirects, ...scope.redirects],
       anchor: scope.where === '' ? node.startIndex : scope.anchor,
     };
-    return this.emit(splitOnIfs(words), commandScope, source.slice(node.startIndex, node.endIndex), feed ?? tail.stdin ?? scope.stdin, node.startIndex);
+    const text = source.slice(node.startIndex, node.endIndex);
+    const stdin = feed ?? tail.stdin ?? scope.stdin;
+    if (!programChoices) return this.emit(splitOnIfs(words), commandScope, text, stdin, node.startIndex, level);
+    // The program is named at run time from values seen earlier in the line: each of them may run.
+    const args = splitOnIfs(words.slice(1));
+    return programChoices.map((program) => this.emit([...program, ...args], commandScope, text, stdin, node.startIndex, level))[0];
+  }
+
+  /**
+   * The words one argument node becomes: `$(echo /)` becomes what echo prints, split as the shell splits an
+   * unquoted substitution; an unquoted `{a,b}` becomes both words. Anything else is one word.
+   */
+  private argumentValues(word: Node, source: string, firstCommand: number): string[] {
+    const type = kindOf(word).type;
+    if (type === 'command_substitution' && this.commands.length === firstCommand + 1) {
+      const output = staticOutput(this.commands[firstCommand]!);
+      if (output !== undefined) return output.split(/[ \t\n]+/).filter((part) => part !== '');
+    }
+    const value = wordValue(word, source, this.state.lookup);
+    if ((type === 'word' || type === 'concatenation') && value.includes(',') && !/['"$`]/.test(source.slice(word.startIndex, word.endIndex)))
+      return expandBraces(value);
+    return [value];
+  }
+
+  /**
+   * The programs an unquoted `$NAME` or `$(echo NAME)` in command position may name, split into words as the
+   * shell would (`X='rm -rf'; $X /`); undefined when it is not such a word or nothing is known about it.
+   */
+  private programChoices(word: Node, source: string, firstCommand: number): string[][] | undefined {
+    let values: readonly string[] = [];
+    const type = kindOf(word).type;
+    if (type === 'simple_expansion' || type === 'expansion') {
+      const name = expandedVariable(word, source);
+      values = name === undefined ? [] : this.state.valuesOf(name);
+    } else if (type === 'command_substitution' && this.commands.length === firstCommand + 1) {
+      const output = staticOutput(this.commands[firstCommand]!);
+      values = output === undefined ? [] : [output];
+    }
+    const choices = values.map((value) => value.split(/[ \t\n]+/).filter((part) => part !== '')).filter((choice) => choice.length > 0);
+    return choices.length > 0 ? choices.slice(0, 16) : undefined;
+  }
+
+  /** Records `NAME=value` (also under export/local/declare) when the value is known text. */
+  private assign(node: Node, scope: Scope): void {
+    const name = node.childForFieldName('name');
+    const value = node.childForFieldName('value');
+    if (!name || name.type !== 'variable_name' || textOf(scope, node)[name.endIndex - node.startIndex] === '+') return;
+    const text = value ? wordValue(value, scope.source, this.state.lookup) : '';
+    if (value?.type === 'array' || /[$`]/.test(text)) return;
+    this.state.remember(textOf(scope, name), text);
+  }
+
+  /** `for NAME in a b c`: NAME may hold each of the listed words. */
+  private loopVariable(node: Node, scope: Scope): void {
+    const name = node.childForFieldName('variable');
+    if (!name) return;
+    for (const value of node.childrenForFieldName('value')) {
+      const text = wordValue(value, scope.source, this.state.lookup);
+      if (!/[$`*?[]/.test(text)) this.state.remember(textOf(scope, name), text);
+    }
   }
 
   /** Peels wrappers, reports the command, then follows what it runs. Returns the reported command. */
-  private emit(words: readonly string[], scope: Scope, text: string, feed: Feed | undefined, index: number): SimpleCommand | undefined {
+  private emit(
+    words: readonly string[],
+    scope: Scope,
+    text: string,
+    feed: Feed | undefined,
+    index: number,
+    level: number,
+  ): SimpleCommand | undefined {
     let current = words;
     let via = scope.via;
     let invocation = describeInvocation(current);
@@ -378,25 +409,50 @@ export class CommandExtractor {
     const reported = invocation.reportSelf ? this.report(current, here, text, feed) : undefined;
     for (const run of invocation.runs) {
       const inner = this.nested(here, run.via, index, { pipedFrom: here.pipedFrom, redirects: here.redirects, background: here.background });
-      if (inner) this.emit(run.words, inner, text, undefined, index);
+      if (inner) this.emit(run.words, inner, text, undefined, index, level + 1);
     }
-    for (const script of invocation.scripts) this.script(script.source, here, script.via, feed, index);
-    if (reported && feed && isShell(reported.program) && shellMode(reported.args).kind === 'stdin') {
-      // The shell reads its code from standard input: that input is consumed as code, not passed on.
-      const label = feed.label.endsWith('|') ? `${feed.label} ${reported.program}` : `${reported.program} ${feed.label}`;
-      const redirects = here.redirects.filter((redirect) => !redirect.op.includes('<'));
-      this.script(feed.text, { ...here, redirects }, label, undefined, index);
-    }
+    for (const script of invocation.scripts) this.script(script.source, here, script.via, feed, index, level);
+    if (reported) this.followEffects(reported, here, feed, index, level);
     return reported;
   }
 
+  /** What a reported command does to the rest of the line, and the code it reads from stdin or a file. */
+  private followEffects(command: SimpleCommand, scope: Scope, feed: Feed | undefined, index: number, level: number): void {
+    const { program, args } = command;
+    if (program === 'cd' || program === 'pushd') this.state.changeDirectory(command);
+    this.state.recordWrites(command);
+    const readsStdin = isShell(program) ? shellMode(args).kind === 'stdin' : (program === 'source' || program === '.') && stdinPaths.has(args[0] ?? '');
+    if (feed && readsStdin) {
+      // The shell reads its code from standard input: that input is consumed as code, not passed on.
+      const label = feed.label.endsWith('|') ? `${feed.label} ${program}` : `${program} ${feed.label}`;
+      const redirects = scope.redirects.filter((redirect) => !redirect.op.includes('<'));
+      this.script(feed.text, { ...scope, redirects }, label, undefined, index, level);
+      return;
+    }
+    const file = scriptFile(command);
+    const content = file === undefined ? undefined : this.state.fileContent(file.path);
+    if (file && content !== undefined && (!file.direct || isShellScript(content)))
+      this.script(content, scope, file.label, feed, index, level);
+  }
+
   /** Shell code run by a command: parsed and walked like the line, one level down. */
-  private script(source: string, scope: Scope, label: string, feed: Feed | undefined, index: number, keep?: Partial<Scope>): void {
+  private script(
+    source: string,
+    scope: Scope,
+    label: string,
+    feed: Feed | undefined,
+    index: number,
+    level: number,
+    keep?: Partial<Scope>,
+  ): void {
     const inner = this.nested(scope, label, index, {
       source, pipedFrom: scope.pipedFrom, redirects: scope.redirects, background: scope.background, stdin: feed,
       where: `'${label}' string`, anchor: scope.where === '' ? index : scope.anchor, ...keep,
     });
-    if (inner) this.parseAndVisit(source, inner);
+    if (!inner) return;
+    // eval and source run in this shell, so their `cd` holds for what follows; other shells keep theirs.
+    if (/^(?:eval|source|\.)(?: |$)/.test(label)) this.parseAndVisit(source, inner, level + 1);
+    else this.state.inSubshell(() => this.parseAndVisit(source, inner, level + 1));
   }
 
   private report(words: readonly string[], scope: Scope, text: string, feed: Feed | undefined): SimpleCommand {
@@ -411,9 +467,10 @@ export class CommandExtractor {
       text,
       ...(feed ? { stdin: feed.text } : {}),
       ...(scope.background ? { background: true } : {}),
+      ...(this.state.cwd !== undefined ? { cwd: this.state.cwd } : {}),
     };
     if (this.commands.length < maxCommands) this.commands.push(command);
-    else if (this.commands.length === maxCommands) this.problem(`more than ${maxCommands} commands`, 0, scope);
+    else this.tooManyCommands(scope);
     return command;
   }
 
@@ -427,6 +484,8 @@ export class CommandExtractor {
 }
 
 type Stage = (scope: Scope, level: number, tail: Tail) => SimpleCommand | undefined;
+
+const textOf = (scope: Scope, node: Node): string => scope.source.slice(node.startIndex, node.endIndex);
 
 const withTail = (scope: Scope, tail: Tail): Scope => ({
   ...scope,

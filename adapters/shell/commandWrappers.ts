@@ -1,8 +1,9 @@
 /**
  * Commands that run other commands. Given the unquoted words of one simple command, says what else it runs:
  * the command behind a wrapper (`sudo`, `env`, `nohup`, `timeout 5`, ...), the commands of `xargs` and
- * `find -exec`, and the shell code of `bash -c`, `eval`, `su -c`, `watch` and `env -S`. Pure over words, so the
- * extractor can apply it again to what it returns (`sudo env A=1 nice bash -c '...'`).
+ * `find -exec`, and the shell code of `bash -c`, `eval`, `su -c`, `watch`, `env -S`, `script -c` and `trap`. Pure over words, so the
+ * extractor can apply it again to what it returns (`sudo env A=1 nice bash -c '...'`). `ssh host CMD` counts
+ * too: a remote shell runs CMD, and a wiped remote disk is just as gone.
  */
 import { firstOperandIndex, parseOptions, type OptionGrammar } from '../../domain/shell/commandOptions.ts';
 import { programName } from '../../domain/shell/programName.ts';
@@ -159,6 +160,29 @@ const flock: Handler = (args, name) => {
   return wrapper({ grammar: { shortWithValue: 'wE', longWithValue: ['timeout', 'conflict-exit-code'] }, positional: 1 })(args, name);
 };
 
+/** `script -c CMD [file]` records a terminal session of CMD run by the shell. */
+const scriptHandler: Handler = (args, name) => {
+  const options = parseOptions(args, { shortWithValue: 'cEIOBTm', longWithValue: ['command', 'echo', 'log-in', 'log-out', 'log-io', 'log-timing', 'logging-format'] });
+  const command = options.short.get('c') ?? options.long.get('command');
+  return typeof command === 'string' ? { reportSelf: true, runs: [], scripts: [{ via: `${name} -c`, source: command }] } : plain;
+};
+
+/** `trap 'CMD' SIGNAL...`: CMD runs later, in this shell, when the signal (or EXIT) arrives. */
+const trap: Handler = (args, name) => {
+  const rest = args[0] === '--' ? args.slice(1) : args;
+  const [action, ...signals] = rest;
+  if (action === undefined || action === '-' || action.startsWith('-') || signals.length === 0) return plain;
+  return { reportSelf: true, runs: [], scripts: [{ via: name, source: action }] };
+};
+
+/** `ssh [options] HOST CMD...`: the remote shell runs the command words joined by spaces. */
+const ssh: Handler = (args, name) => {
+  const grammar: OptionGrammar = { shortWithValue: 'BbcDEeFIiJLlmOoPpQRSWw' };
+  const host = firstOperandIndex(args, 0, grammar);
+  if (host + 1 >= args.length) return plain;
+  return { reportSelf: true, runs: [], scripts: [{ via: `${name} ${args[host]}`, source: args.slice(host + 1).join(' ') }] };
+};
+
 const shellQuote = (word: string): string => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
 const noOptions = wrapper({});
@@ -192,11 +216,21 @@ const handlers = new Map<string, Handler>([
   ['systemd-run', wrapper({
     grammar: { shortWithValue: 'pEuMHs', longWithValue: ['property', 'setenv', 'unit', 'machine', 'host', 'slice', 'description', 'uid', 'gid', 'working-directory', 'nice', 'on-calendar', 'on-active', 'timer-property', 'path-property', 'socket-property', 'service-type'] },
   })],
+  ['strace', wrapper({ grammar: { shortWithValue: 'abeEIoOpPsSUXu' }, queryShort: 'p' })],
+  ['ltrace', wrapper({ grammar: { shortWithValue: 'aAeDFlnosuxp' }, queryShort: 'p' })],
+  ['unshare', wrapper({ grammar: { shortWithValue: 'SGRw', longWithValue: ['setuid', 'setgid', 'root', 'wd'] } })],
+  ['nsenter', wrapper({ grammar: { shortWithValue: 'tSGrwT', longWithValue: ['target', 'setuid', 'setgid', 'root', 'wd'] } })],
+  ['torsocks', wrapper({ grammar: { shortWithValue: 'uapP' } })],
+  ['proxychains', wrapper({ grammar: { shortWithValue: 'f' } })],
+  ['proxychains4', wrapper({ grammar: { shortWithValue: 'f' } })],
+  ['script', scriptHandler],
   ['flock', flock],
   ['xargs', xargs],
   ['find', find],
   ['watch', watch],
   ['eval', evalHandler],
   ['su', suHandler],
+  ['trap', trap],
+  ['ssh', ssh],
   ['runuser', suHandler],
 ]);

@@ -5,10 +5,21 @@
  */
 import type { Node } from 'web-tree-sitter';
 import { decodeAnsiC } from './ansiCString.ts';
+import { kindOf } from './nodeKind.ts';
 
-export const wordValue = (node: Node, source: string): string => {
+/** The value a variable is known to hold in this line, if exactly one is known. */
+export type VariableLookup = (name: string) => string | undefined;
+
+const noVariables: VariableLookup = () => undefined;
+
+export const wordValue = (node: Node, source: string, lookup: VariableLookup = noVariables): string => {
   const text = source.slice(node.startIndex, node.endIndex);
-  switch (node.type) {
+  switch (kindOf(node).type) {
+    case 'simple_expansion':
+    case 'expansion': {
+      const name = expandedVariable(node, source);
+      return (name === undefined ? undefined : lookup(name)) ?? text;
+    }
     case 'word':
       return text.includes('\\') ? unescapeUnquoted(text) : text;
     case 'raw_string':
@@ -17,9 +28,9 @@ export const wordValue = (node: Node, source: string): string => {
       return decodeAnsiC(text.slice(2, text.endsWith("'") && text.length > 2 ? -1 : undefined));
     case 'string':
     case 'translated_string':
-      return doubleQuotedValue(node, source);
+      return doubleQuotedValue(node, source, lookup);
     case 'concatenation':
-      return concatenationValue(node, source);
+      return concatenationValue(node, source, lookup);
     default:
       return text;
   }
@@ -32,28 +43,35 @@ const unescapeUnquoted = (text: string): string => text.replace(/\\([\s\S])/g, (
 const unescapeDoubleQuoted = (text: string): string =>
   text.replace(/\\([\\$`"\n])/g, (_, ch: string) => (ch === '\n' ? '' : ch));
 
-const doubleQuotedValue = (node: Node, source: string): string => {
+/** The variable of a plain `$NAME` or `${NAME}` (not `${NAME:-x}`, `$1` or `$@`). */
+export const expandedVariable = (node: Node, source: string): string | undefined => {
+  const match = /^\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})$/.exec(source.slice(node.startIndex, node.endIndex));
+  return match ? (match[1] ?? match[2]) : undefined;
+};
+
+const doubleQuotedValue = (node: Node, source: string, lookup: VariableLookup): string => {
   const open = source.indexOf('"', node.startIndex);
   let position = open < 0 || open >= node.endIndex ? node.startIndex : open + 1;
   const end = source[node.endIndex - 1] === '"' && node.endIndex - 1 >= position ? node.endIndex - 1 : node.endIndex;
   let out = '';
   for (const child of node.children) {
-    if (child.type === '"' || child.endIndex <= position) continue;
+    const type = kindOf(child).type;
+    if (type === '"' || child.endIndex <= position) continue;
     if (child.startIndex > position) out += unescapeDoubleQuoted(source.slice(position, Math.min(child.startIndex, end)));
     const text = source.slice(child.startIndex, Math.min(child.endIndex, end));
-    out += child.type === 'string_content' ? unescapeDoubleQuoted(text) : text;
+    out += type === 'string_content' ? unescapeDoubleQuoted(text) : child.endIndex <= end ? wordValue(child, source, lookup) : text;
     position = child.endIndex;
   }
   if (position < end) out += unescapeDoubleQuoted(source.slice(position, end));
   return out;
 };
 
-const concatenationValue = (node: Node, source: string): string => {
+const concatenationValue = (node: Node, source: string, lookup: VariableLookup): string => {
   let position = node.startIndex;
   let out = '';
   for (const child of node.children) {
     if (child.startIndex > position) out += unescapeUnquoted(source.slice(position, child.startIndex));
-    out += wordValue(child, source);
+    out += wordValue(child, source, lookup);
     position = child.endIndex;
   }
   if (position < node.endIndex) out += unescapeUnquoted(source.slice(position, node.endIndex));
@@ -68,4 +86,34 @@ export const splitOnIfs = (words: readonly string[]): string[] => {
   return words.flatMap((word) =>
     ifsExpansion.test(word) ? word.split(new RegExp(ifsExpansion.source, 'g')).filter((part) => part !== '') : [word],
   );
+};
+
+const maxBraceWords = 64;
+const maxBraceWordLength = 1000;
+
+/**
+ * Brace expansion of an unquoted word: `{rm,-rf,/}` is three words, `/{etc,usr}` two. Sequences (`{1..3}`) and
+ * words without a top-level comma inside braces stay as they are. Capped in length and count.
+ */
+export const expandBraces = (word: string): string[] => {
+  const open = word.indexOf('{');
+  if (open < 0 || word.length > maxBraceWordLength) return [word];
+  let depth = 0;
+  const commas: number[] = [];
+  for (let i = open; i < word.length; i++) {
+    const ch = word[i];
+    if (ch === '{') depth++;
+    else if (ch === ',' && depth === 1) commas.push(i);
+    else if (ch === '}' && --depth === 0) {
+      const head = commas.length === 0 ? [word.slice(0, i + 1)] : [];
+      const bounds = commas.length === 0 ? [] : [open, ...commas, i];
+      for (let k = 0; k + 1 < bounds.length && head.length < maxBraceWords; k++)
+        for (const alternative of expandBraces(word.slice(bounds[k]! + 1, bounds[k + 1]!))) head.push(word.slice(0, open) + alternative);
+      const rests = expandBraces(word.slice(i + 1));
+      const out: string[] = [];
+      for (const first of head) for (const rest of rests) if (out.length < maxBraceWords) out.push(first + rest);
+      return out;
+    }
+  }
+  return [word];
 };

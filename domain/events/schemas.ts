@@ -12,6 +12,7 @@ export const resumptionSchema = z.enum(['held', 'retry']);
 
 export const ruleHitSchema = z.object({ ruleId: z.string(), reason: z.string(), command: z.string() });
 
+/** Every field the analyzer fills must be here, or the ledger would keep (and replay judge) a poorer command. */
 export const simpleCommandSchema = z.object({
   program: z.string(),
   programPath: z.string(),
@@ -20,6 +21,9 @@ export const simpleCommandSchema = z.object({
   pipedFrom: z.array(z.string()).readonly(),
   via: z.array(z.string()).readonly(),
   text: z.string(),
+  stdin: z.string().optional(),
+  background: z.boolean().optional(),
+  cwd: z.string().optional(),
 });
 
 export const shellAnalysisSchema = z.object({

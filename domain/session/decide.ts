@@ -13,6 +13,7 @@ import type {
 } from './commands.ts';
 import { evolve } from './evolve.ts';
 import type { OpenSession, SessionState } from './sessionState.ts';
+import { ownEntry } from '../encoding/ownEntry.ts';
 
 export const decide = (command: SessionCommand, state: SessionState): TollgateEvent[] => {
   const expired = expireDue(state, command.data.now);
@@ -77,7 +78,7 @@ const decideToolCall = ({ data }: ProposeToolCall, state: OpenSession): Tollgate
       }),
     ];
   }
-  const consumed = grantId !== null && state.grants[grantId]?.scope === 'once'
+  const consumed = grantId !== null && ownEntry(state.grants, grantId)?.scope === 'once'
     ? [event('GrantConsumed', { sessionId: data.sessionId, grantId, callId: data.callId, at: data.now })]
     : [];
   return [toolCallDecided(data, final, wouldBlock, null, grantId), ...consumed];
@@ -96,7 +97,7 @@ const proposeOutput = ({ data }: ProposeOutput, state: SessionState): TollgateEv
 
 const answerApproval = ({ data }: AnswerApproval, state: SessionState): TollgateEvent[] => {
   if (state.status !== 'open') return [];
-  const pending = state.pending[data.approvalId];
+  const pending = ownEntry(state.pending, data.approvalId);
   if (pending === undefined) return [];
   const approved = data.answer !== 'deny';
   const answered = event('ApprovalAnswered', {

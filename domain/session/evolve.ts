@@ -1,6 +1,7 @@
 /** The pure fold from a session's events to its state. */
 import type { TollgateEvent } from '../events/catalogue.ts';
 import type { OpenSession, SessionState } from './sessionState.ts';
+import { ownEntry } from '../encoding/ownEntry.ts';
 
 export const evolve = (state: SessionState, event: TollgateEvent): SessionState => {
   switch (event.type) {
@@ -39,7 +40,7 @@ export const evolve = (state: SessionState, event: TollgateEvent): SessionState 
 };
 
 const consume = (state: OpenSession, grantId: string): OpenSession =>
-  state.grants[grantId]?.scope === 'once' ? { ...state, grants: without(state.grants, grantId) } : state;
+  ownEntry(state.grants, grantId)?.scope === 'once' ? { ...state, grants: without(state.grants, grantId) } : state;
 
 const without = <T>(record: Readonly<Record<string, T>>, key: string): Readonly<Record<string, T>> => {
   const { [key]: _removed, ...rest } = record;

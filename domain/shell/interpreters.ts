@@ -28,19 +28,21 @@ interface InlineGrammar {
   readonly withValue: string;
   /** Short letters whose optional value can only be attached ('perl -i.bak'). */
   readonly attachedOnly: string;
+  /** Short letters followed by optional digits, after which the cluster goes on ('perl -l0ne' is -l0 -n -e). */
+  readonly digitsOnly: string;
   /** Short letters after which no more options are read (python -m runs a module). */
   readonly stop: string;
 }
 
 const grammars: Readonly<Record<InterpreterFamily, InlineGrammar>> = {
-  python: { inline: 'c', inlineLong: [], withValue: 'WX', attachedOnly: '', stop: 'm' },
-  perl: { inline: 'eE', inlineLong: [], withValue: 'I', attachedOnly: 'iMmxFdlC0D', stop: '' },
-  ruby: { inline: 'e', inlineLong: [], withValue: 'CEIr', attachedOnly: 'FKix0', stop: '' },
-  node: { inline: 'ep', inlineLong: ['--eval', '--print'], withValue: 'rC', attachedOnly: '', stop: '' },
-  php: { inline: 'rBRE', inlineLong: [], withValue: 'cdz', attachedOnly: '', stop: 'f' },
-  bun: { inline: 'e', inlineLong: ['--eval', '--print'], withValue: 'r', attachedOnly: '', stop: '' },
-  deno: { inline: 'e', inlineLong: ['--eval'], withValue: 'L', attachedOnly: '', stop: '' },
-  lua: { inline: 'e', inlineLong: [], withValue: 'l', attachedOnly: '', stop: '' },
+  python: { inline: 'c', inlineLong: [], withValue: 'WX', attachedOnly: '', digitsOnly: '', stop: 'm' },
+  perl: { inline: 'eE', inlineLong: [], withValue: 'I', attachedOnly: 'iMmxFdCD', digitsOnly: 'l0', stop: '' },
+  ruby: { inline: 'e', inlineLong: [], withValue: 'CEIr', attachedOnly: 'FKixW', digitsOnly: '0', stop: '' },
+  node: { inline: 'ep', inlineLong: ['--eval', '--print'], withValue: 'rC', attachedOnly: '', digitsOnly: '', stop: '' },
+  php: { inline: 'rBRE', inlineLong: [], withValue: 'cdz', attachedOnly: '', digitsOnly: '', stop: 'f' },
+  bun: { inline: 'e', inlineLong: ['--eval', '--print'], withValue: 'r', attachedOnly: '', digitsOnly: '', stop: '' },
+  deno: { inline: 'e', inlineLong: ['--eval'], withValue: 'L', attachedOnly: '', digitsOnly: '', stop: '' },
+  lua: { inline: 'e', inlineLong: [], withValue: 'l', attachedOnly: '', digitsOnly: '', stop: '' },
 };
 
 interface InterpreterCall {
@@ -69,6 +71,10 @@ export const interpreterCall = (family: InterpreterFamily, args: readonly string
       if (grammar.inline.includes(letter)) return { inlineCode: true, readsStdin: false };
       if (grammar.stop.includes(letter)) return { inlineCode: false, readsStdin: false };
       if (grammar.attachedOnly.includes(letter)) break;
+      if (grammar.digitsOnly.includes(letter)) {
+        while (j + 1 < arg.length && /[0-9]/.test(arg[j + 1]!)) j++;
+        continue;
+      }
       if (grammar.withValue.includes(letter)) {
         if (j === arg.length - 1) i++;
         break;

@@ -17,14 +17,21 @@ export interface SimpleCommand {
   readonly program: string;
   /** The program word as written after unquoting, with its directory (e.g. '/bin/rm'). */
   readonly programPath: string;
-  /** Arguments after the program, unquoted. A word that is not static text keeps its source form. */
+  /**
+   * Arguments after the program, unquoted. Parts the shell fills in at run time keep their source form ($HOME,
+   * $(date), *.log), unless the line itself made them known (`X=/; rm -rf $X`, `rm -rf $(echo /)`, `{a,b}`).
+   */
   readonly args: readonly string[];
   readonly redirects: readonly Redirect[];
   /** Programs whose output is piped into this command's standard input (earlier stages of its pipeline). */
   readonly pipedFrom: readonly string[];
   /**
-   * How the command was reached, outermost first: e.g. ['sudo', 'sh -c', '$(...)'].
-   * Empty for a command at the top level of the line.
+   * How the command was reached, outermost first: e.g. ['sudo', 'sh -c', '$(...)']. Empty for a command at the
+   * top level of the line. An entry starts with the name of what carried the command, and may go on with how
+   * it was called: wrappers with their options ('sudo -u bob', 'timeout 5', 'env -i A=1'), leading assignments
+   * ('A=1 B=2'), 'function NAME', '$(...)', '`...`', '<(...)', 'bash -c', 'eval', 'xargs', 'find -exec',
+   * 'watch', 'trap', 'ssh HOST', a shell reading stdin ('bash <<', 'sh <<<', 'echo | sh') or a file written
+   * earlier in the line ('bash x.sh', './x.sh').
    */
   readonly via: readonly string[];
   /** The command's source text (for messages and fingerprints). */
@@ -37,6 +44,11 @@ export interface SimpleCommand {
   readonly stdin?: string;
   /** True when the command runs in the background (`cmd &`, or inside a backgrounded list). */
   readonly background?: boolean;
+  /**
+   * The working directory when an earlier `cd` in the line set it to a known place ('/', '/etc', '~'); absent
+   * when unknown. Lets `cd / && rm -rf *` be judged as `rm -rf /*`.
+   */
+  readonly cwd?: string;
 }
 
 export interface ShellAnalysis {

@@ -13,6 +13,9 @@ export type ShellMode =
   | { readonly kind: 'stdin' }
   | { readonly kind: 'script-file'; readonly path: string };
 
+/** Script paths that are standard input itself (`bash /dev/stdin <<< '...'`). */
+export const stdinPaths: ReadonlySet<string> = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
+
 /** Options of sh/bash/zsh/ksh whose value is the next word. */
 const longWithValue = new Set(['--rcfile', '--init-file', '--command']);
 
@@ -47,6 +50,6 @@ export const shellMode = (args: readonly string[]): ShellMode => {
   }
   const operand = args[i];
   if (commandString) return { kind: 'command-string', script: operand };
-  if (fromStdin || operand === undefined) return { kind: 'stdin' };
+  if (fromStdin || operand === undefined || stdinPaths.has(operand)) return { kind: 'stdin' };
   return { kind: 'script-file', path: operand };
 };

@@ -6,6 +6,7 @@
  */
 import type { Ledger } from '../../adapters/ledger/port.ts';
 import { canonicalJson } from '../../domain/encoding/canonicalJson.ts';
+import { ownEntry } from '../../domain/encoding/ownEntry.ts';
 import type { TollgateEvent } from '../../domain/events/catalogue.ts';
 import { encodeEvent } from '../../domain/events/codec.ts';
 import type { GateSettings, SessionCommand } from '../../domain/session/commands.ts';
@@ -167,7 +168,7 @@ export class Gate {
   /** A human's answer to a pending question. Unknown or already-closed questions change nothing. */
   async answer(approvalId: string, answer: 'once' | 'session' | 'always' | 'deny', answeredBy: string | null = null): Promise<ApprovalResult> {
     await this.caughtUp([this.projections.pendingApprovals]);
-    const pending = this.projections.pendingApprovals.view().state[approvalId];
+    const pending = ownEntry(this.projections.pendingApprovals.view().state, approvalId);
     if (pending === undefined) return { approvalId, outcome: 'unknown', sessionId: null, answer: null };
     const now = this.now();
     const done = await this.sessions.execute(pending.sessionId, () => ({
@@ -181,7 +182,7 @@ export class Gate {
   /** Waits for a human's answer; when the wait or the question's own timeout ends first, the answer is deny. */
   async waitForAnswer(approvalId: string, timeoutMs: number): Promise<ApprovalResult> {
     await this.caughtUp([this.projections.pendingApprovals]);
-    const pending = this.projections.pendingApprovals.view().state[approvalId];
+    const pending = ownEntry(this.projections.pendingApprovals.view().state, approvalId);
     if (pending === undefined) return { approvalId, outcome: 'unknown', sessionId: null, answer: null };
     return this.waiters.wait(approvalId, timeoutMs, () => ({ approvalId, outcome: 'pending', sessionId: pending.sessionId, answer: null }));
   }
@@ -235,7 +236,7 @@ export class Gate {
 
   private isAllowlisted(tool: string, fingerprint: string): boolean {
     const key = allowlistKey(tool, fingerprint);
-    return this.configAllowlist.has(key) || key in this.projections.grants.view().state.allowlist;
+    return this.configAllowlist.has(key) || Object.hasOwn(this.projections.grants.view().state.allowlist, key);
   }
 
   private shellArguments(): Record<string, string> {

@@ -7,7 +7,7 @@ import { parseOptions } from '../../shell/commandOptions.ts';
 import { interpreterCall, interpreterFamily } from '../../shell/interpreters.ts';
 import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 import { isShell, shellMode } from '../../shell/shellInvocation.ts';
-import type { DangerousRule } from '../floors/commandRule.ts';
+import { programs, type DangerousRule } from '../floors/commandRule.ts';
 
 const downloaders = new Set(['curl', 'wget', 'fetch', 'http', 'https', 'xh', 'curlie', 'lwp-request', 'aria2c']);
 const decoders = new Set(['base64', 'base32', 'basenc', 'xxd', 'openssl', 'tr', 'rev', 'gunzip', 'zcat', 'gzip', 'bzcat', 'bunzip2', 'xzcat', 'unxz', 'uudecode', 'od']);
@@ -94,6 +94,21 @@ export const codeRules: readonly DangerousRule[] = [
       isShell(command.program) && shellMode(command.args).kind === 'stdin' && command.redirects.some((redirect) => redirect.op.includes('<<')),
     asks: ["bash <<'EOF'\nls\nEOF", "sh <<< 'echo hi'", 'sudo bash -s <<EOF\nmake install\nEOF'],
     allows: ["cat <<'EOF'\nls\nEOF", 'bash script.sh', "python3 <<'EOF'\nprint(1)\nEOF"],
+  },
+  {
+    id: 'awk-runs-commands',
+    reason: 'Runs shell commands from inside an awk program (system(), or piping to or from a command).',
+    programs: programs('awk', 'gawk', 'mawk', 'nawk'),
+    matches: (command) => command.args.some((arg) => /\bsystem\s*\(|"[^"]*"\s*\|\s*getline|\|\s*"[^"]*"|\|&/.test(arg)),
+    asks: [`awk 'BEGIN { system("rm -rf build") }'`, `awk '{ print | "sh" }' cmds.txt`, `gawk 'BEGIN { "date" | getline d; print d }'`],
+    allows: ["awk '{ print $1 }' file", "awk -F: '$3 > 1000 { print $1 }' /etc/passwd", "awk '{ s += $2 } END { print s }' data"],
+  },
+  {
+    id: 'program-name-glob',
+    reason: 'Names the program with a glob (/???/r?), which hides which program runs.',
+    matches: (command) => /[*?[]/.test(command.programPath),
+    asks: ['/???/r? -rf /tmp/x', '/bin/r* -rf build', '/usr/bin/[r]m x'],
+    allows: ['ls *.txt', './build/tool --help', 'rm -f *.log'],
   },
   {
     id: 'option-runs-program',

@@ -126,7 +126,7 @@ export const fileRules: readonly DangerousRule[] = [
     id: 'redirect-to-system-config',
     reason: 'Overwrites or appends to a system configuration file through redirection.',
     matches: (command) => writtenFiles(command).some(isSystemConfigPath),
-    asks: ['echo "127.0.0.1 x" >> /etc/hosts', 'cat conf > /etc/nginx/nginx.conf', '> /etc/motd', 'echo x > /private/etc/hosts'],
+    asks: ['echo "127.0.0.1 x" >> /etc/hosts', 'cat conf > /etc/nginx/nginx.conf', '> /etc/motd', 'echo x > /private/etc/hosts', "cat <<'EOF' > /etc/hosts\n127.0.0.1 x\nEOF"],
     allows: ['cat /etc/hosts', 'cat /etc/hosts > hosts.bak', 'echo /etc/hosts > list.txt'],
   },
   {
@@ -174,7 +174,7 @@ export const fileRules: readonly DangerousRule[] = [
   {
     id: 'in-place-edit-sensitive-file',
     reason: 'Edits SSH files, a login script, a credential file or Hermes config and secrets in place.',
-    programs: new Set(['sed', 'perl', 'ruby']),
+    programs: programs('sed', 'perl', 'ruby'),
     matches: (command) =>
       (command.program === 'sed' ? sedInPlaceFiles(command) : perlInPlaceFiles(command)).some(isCredentialPath),
     asks: ["sed -i 's/yolo: false/yolo: true/' ~/.hermes/config.yaml", "perl -pi -e 's/a/b/' ~/.bashrc", "sed -i '/old/d' ~/.ssh/known_hosts"],

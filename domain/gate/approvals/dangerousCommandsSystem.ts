@@ -189,7 +189,10 @@ export const systemRules: readonly DangerousRule[] = [
     id: 'killall-by-regex',
     reason: 'Kills every process whose name matches a regular expression.',
     programs: programs('killall'),
-    matches: (command) => command.args.some((arg) => arg === '-r' || arg === '--regexp' || /^-[a-zA-Z]*r[a-zA-Z]*$/.test(arg) && !/^-[sS]/.test(arg)),
+    matches: (command) => {
+      const options = parseOptions(command.args, { shortWithValue: 'suoyn', longWithValue: ['signal', 'user', 'older-than', 'younger-than', 'ns'] });
+      return options.short.has('r') || options.long.has('regexp');
+    },
     asks: ["killall -r 'py.*'", 'killall --regexp worker'],
     allows: ['killall python', 'killall -HUP nginx'],
   },

@@ -7,8 +7,16 @@ import { parseOptions } from '../../shell/commandOptions.ts';
 import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 import { isFilesystemRoot, isHomeDirectory, isRawBlockDevice, isSystemDirectory, normalizePath } from '../../shell/shellPaths.ts';
 
+/** A relative path as seen from the directory an earlier `cd` of the line moved to (`cd / && rm -rf *`). */
+export const resolveFromCwd = (command: SimpleCommand, path: string): string => {
+  const cwd = command.cwd;
+  if (cwd === undefined || /^[/~$]/.test(path)) return path;
+  return cwd === '~' ? `~/${path}` : normalizePath(`${cwd}/${path}`);
+};
+
 /** The paths `rm` would delete. */
-export const rmOperands = (command: SimpleCommand): readonly string[] => parseOptions(command.args).operands;
+export const rmOperands = (command: SimpleCommand): readonly string[] =>
+  parseOptions(command.args).operands.map((path) => resolveFromCwd(command, path));
 
 /** `rm -r`, `-R`, `-rf`, `--recursive` (or any prefix GNU accepts, e.g. `--rec`), wherever the flag stands. */
 export const isRecursiveRm = (command: SimpleCommand): boolean => {

@@ -28,16 +28,16 @@ export const hardlineCommands: readonly HardlineRule[] = [
     matches: deletesFilesystemRoot,
     blocks: [
       'rm -rf /', 'rm -rf --no-preserve-root /', 'sudo rm -r -f /', 'rm --recursive --force /', 'rm -rf -- /',
-      'rm -rf /*', 'rm -rf //', 'rm -rf /tmp/../', "rm -rf '/'", 'rm / -rf',
+      'rm -rf /*', 'rm -rf //', 'rm -rf /tmp/../', "rm -rf '/'", 'rm / -rf', 'cd / && rm -rf *', 'rm -rf $(echo /)', 'rm -rf /{,}',
     ],
-    allows: ['rm -rf ./build', 'rm -rf /tmp/cache', 'rm -rf build/', "echo 'rm -rf /'", 'ls /'],
+    allows: ['rm -rf ./build', 'rm -rf /tmp/cache', 'rm -rf build/', "echo 'rm -rf /'", 'ls /', 'cd /tmp/build && rm -rf *', '(cd /; ls); rm -rf *'],
   },
   {
     id: 'delete-system-directory',
     reason: 'Deletes a top-level system directory the machine needs to boot or run.',
     programs: programs('rm'),
     matches: deletesSystemDirectory,
-    blocks: ['rm -rf /etc', 'sudo rm -rf /usr', 'rm -rf /var/', 'rm -r /boot', 'rm -rf /bin/*', 'rm -f /etc/*', 'rm -rf /lib64'],
+    blocks: ['rm -rf /etc', 'sudo rm -rf /usr', 'rm -rf /var/', 'rm -r /boot', 'rm -rf /bin/*', 'rm -f /etc/*', 'rm -rf /lib64', 'cd /etc; rm -rf *', 'rm -rf /{etc,tmp}'],
     allows: ['rm -rf /etc/nginx/sites-enabled/default', 'rm -rf /var/log/app', 'rm -rf /usr/local/lib/node_modules/foo', 'ls /etc'],
   },
   {
@@ -45,7 +45,7 @@ export const hardlineCommands: readonly HardlineRule[] = [
     reason: 'Deletes a whole home directory.',
     programs: programs('rm'),
     matches: deletesHomeDirectory,
-    blocks: ['rm -rf ~', 'rm -rf ~/', 'rm -rf "$HOME"', 'rm -rf ${HOME}/*', 'rm -rf /home', 'rm -rf /home/alice', 'rm -rf /root'],
+    blocks: ['rm -rf ~', 'rm -rf ~/', 'rm -rf "$HOME"', 'rm -rf ${HOME}/*', 'rm -rf /home', 'rm -rf /home/alice', 'rm -rf /root', 'cd && rm -rf *', 'cd ~ && rm -rf .'],
     allows: ['rm -rf ~/project/build', 'rm -rf "$HOME/.cache/pip"', 'rm -rf /home/alice/tmp'],
   },
   {
@@ -111,9 +111,9 @@ export const hardlineCommands: readonly HardlineRule[] = [
   {
     id: 'systemctl-power-off',
     reason: 'Powers off, halts or reboots the machine through systemd.',
-    programs: programs('systemctl'),
+    programs: programs('systemctl', 'loginctl'),
     matches: systemctlPowersOff,
-    blocks: ['systemctl poweroff', 'sudo systemctl reboot', 'systemctl halt', 'systemctl kexec', 'systemctl --force reboot', 'systemctl isolate poweroff.target'],
-    allows: ['systemctl status nginx', 'systemctl restart nginx', 'systemctl list-units'],
+    blocks: ['systemctl poweroff', 'sudo systemctl reboot', 'systemctl halt', 'systemctl kexec', 'systemctl --force reboot', 'systemctl isolate poweroff.target', 'loginctl reboot'],
+    allows: ['systemctl status nginx', 'systemctl restart nginx', 'systemctl list-units', 'loginctl list-sessions'],
   },
 ];

@@ -135,6 +135,12 @@ describe('bash analyzer', () => {
       ]);
     });
 
+    it('reads the action of trap and the remote command of ssh as shell strings', () => {
+      expect(commands("trap 'rm -rf /tmp/x' EXIT")).to.deep.include({ program: 'rm', args: ['-rf', '/tmp/x'], via: ['trap'] });
+      expect(programs("trap - EXIT; trap -p")).to.deep.equal(['trap', 'trap']);
+      expect(commands("ssh -p 2222 -i key admin@db 'sudo rm -rf /var/lib/x'")).to.deep.include({ program: 'rm', args: ['-rf', '/var/lib/x'], via: ['ssh admin@db', 'sudo'] });
+    });
+
     it('reads su -c and watch as shell strings', () => {
       expect(commands("su -c 'rm -rf /' root")).to.deep.include({ program: 'rm', args: ['-rf', '/'], via: ['su -c'] });
       expect(commands("watch -n 5 'rm -rf /tmp/x'")).to.deep.include({ program: 'rm', args: ['-rf', '/tmp/x'], via: ['watch'] });
@@ -158,6 +164,21 @@ describe('bash analyzer', () => {
       expect(commands("echo 'rm -rf /' | sh")).to.deep.include({ program: 'rm', args: ['-rf', '/'], via: ['echo | sh'] });
       expect(commands("printf '%s\\n' 'rm -rf /' | bash")).to.deep.include({ program: 'rm', args: ['-rf', '/'], via: ['printf | bash'] });
     });
+
+    it('analyses a script file written earlier in the line when a shell runs it', () => {
+      expect(commands("cat > /tmp/x.sh <<'EOF'\nrm -rf /\nEOF\nbash /tmp/x.sh")).to.deep.include({ program: 'rm', args: ['-rf', '/'], via: ['bash /tmp/x.sh'] });
+      expect(commands('echo "rm -rf /" > x.sh && chmod +x x.sh && ./x.sh')).to.deep.include({ program: 'rm', args: ['-rf', '/'], via: ['./x.sh'] });
+      expect(commands('printf "rm x\\n" | tee -a s.sh; source s.sh')).to.deep.include({ program: 'rm', args: ['x'], via: ['source s.sh'] });
+    });
+
+    it('does not read a file with another interpreter\'s shebang as shell code', () =>
+      expect(programs("cat > run.py <<'EOF'\n#!/usr/bin/env python3\nrm = 1\nEOF\n./run.py")).to.deep.equal(['cat', 'run.py']));
+
+    it('analyses what a process substitution prints when a shell runs it as a file', () =>
+      expect(commands("bash <(echo 'rm -rf /')")).to.deep.include({ program: 'rm', args: ['-rf', '/'], via: ["bash <(echo 'rm -rf /')"] }));
+
+    it('reads /dev/stdin as the shell\'s standard input', () =>
+      expect(commands("bash /dev/stdin <<< 'rm x'")).to.deep.include({ program: 'rm', args: ['x'], via: ['bash <<<'] }));
 
     it('keeps what a database client reads on stdin', () => {
       expect(find(analyze("echo 'DROP TABLE t;' | psql"), 'psql').stdin).to.equal('DROP TABLE t;\n');
@@ -208,6 +229,12 @@ describe('bash analyzer', () => {
       expect(programs('sudo -l rm')).to.deep.equal(['sudo']);
     });
 
+    it('unwraps tracing and namespace wrappers, and reads script -c as a shell string', () => {
+      expect(commands('strace -f -o log rm x')).to.deep.equal([{ program: 'rm', args: ['x'], via: ['strace -f -o log'] }]);
+      expect(commands('unshare -r rm x')).to.deep.equal([{ program: 'rm', args: ['x'], via: ['unshare -r'] }]);
+      expect(commands("script -qc 'rm x' /dev/null")).to.deep.include({ program: 'rm', args: ['x'], via: ['script -c'] });
+    });
+
     it('reads env -S as a command line', () => expect(commands("env -S 'rm -rf' /")).to.deep.equal([{ program: 'rm', args: ['-rf', '/'], via: ['env -S'] }]));
   });
 
@@ -219,6 +246,22 @@ describe('bash analyzer', () => {
     it('splits words on $IFS the way the shell would', () => expect(commands('rm${IFS}-rf${IFS}/')).to.deep.equal([{ program: 'rm', args: ['-rf', '/'], via: [] }]));
 
     it('keeps a program named at run time as written', () => expect(programs('$EDITOR notes.txt')).to.deep.equal(['$EDITOR']));
+
+    it('resolves a program named by a variable assigned earlier in the line, split as the shell would', () => {
+      expect(commands('X=rm; $X -rf /')).to.deep.equal([{ program: 'rm', args: ['-rf', '/'], via: [] }]);
+      expect(commands('X="rm -rf"; $X /')).to.deep.equal([{ program: 'rm', args: ['-rf', '/'], via: [] }]);
+      expect(commands('export D=/; rm -rf "$D"')).to.deep.equal([{ program: 'rm', args: ['-rf', '/'], via: [] }]);
+    });
+
+    it('runs a variable program as each value it may hold (branches, loops)', () => {
+      expect(programs('if a; then X=rm; else X=ls; fi; $X -rf /')).to.deep.equal(['a', 'rm', 'ls']);
+      expect(programs('for c in ls rm; do $c -rf /; done')).to.deep.equal(['ls', 'rm']);
+    });
+
+    it('does not take a prefix assignment for a shell variable', () =>
+      expect(programs('X=rm; X=ls cmd; $X -rf /')).to.deep.equal(['cmd', 'rm']));
+
+    it('resolves $(echo NAME) in command position', () => expect(programs('$(echo rm) -rf /')).to.deep.equal(['echo', 'rm']));
   });
 
   describe('words', () => {
@@ -231,7 +274,30 @@ describe('bash analyzer', () => {
     it('keeps expansions and globs as written, without the quotes around them', () =>
       expect(commands('rm -rf "$HOME"/* ~/x *.log ${DIR}')[0]!.args).to.deep.equal(['-rf', '$HOME/*', '~/x', '*.log', '${DIR}']));
 
+    it('expands unquoted braces into words, and leaves quoted ones and sequences alone', () => {
+      expect(commands('rm -rf /{etc,usr} x{1..3}')[0]!.args).to.deep.equal(['-rf', '/etc', '/usr', 'x{1..3}']);
+      expect(commands("echo '{a,b}' {}")[0]!.args).to.deep.equal(['{a,b}', '{}']);
+    });
+
+    it('replaces an unquoted substitution by what echo prints in it', () =>
+      expect(commands('rm -rf $(echo / /tmp) "$(echo x)"')).to.deep.include({ program: 'rm', args: ['-rf', '/', '/tmp', '$(echo x)'], via: [] }));
+
     it('joins a word the grammar splits', () => expect(commands('echo a > f b')[0]!.args).to.deep.equal(['a', 'b']));
+  });
+
+  describe('working directory', () => {
+    it('records the directory a known cd moved to', () => {
+      const analysis = analyze('cd /srv/app && cd ../web && rm -rf * && cd "$X" && ls');
+      expect(analysis.commands.map((command) => command.cwd)).to.deep.equal([undefined, '/srv/app', '/srv/web', '/srv/web', undefined]);
+    });
+
+    it('keeps a cd inside a subshell or a substitution to itself', () =>
+      expect(find(analyze('(cd /; ls); echo $(cd /etc); rm x'), 'rm').cwd).to.equal(undefined));
+
+    it('follows cd with no operand or ~ to the home directory', () => expect(find(analyze('cd && rm x'), 'rm').cwd).to.equal('~'));
+
+    it('lets a cd run by eval or source hold for what follows, as it does in the shell', () =>
+      expect(find(analyze("eval 'cd /'; rm x"), 'rm').cwd).to.equal('/'));
   });
 
   describe('redirections', () => {
@@ -243,6 +309,12 @@ describe('bash analyzer', () => {
         { op: '&>', target: 'all' },
         { op: '<', target: 'in' },
         { op: '2>', target: '/dev/null' },
+      ]));
+
+    it('keeps a redirection written after a heredoc start, which the grammar nests in the heredoc', () =>
+      expect(analyze("cat <<'EOF' > /etc/hosts\n127.0.0.1 x\nEOF").commands[0]!.redirects).to.deep.equal([
+        { op: '<<', target: 'EOF' },
+        { op: '>', target: '/etc/hosts' },
       ]));
 
     it('gives a redirection after a list to its last command', () => {

@@ -80,33 +80,49 @@ describe('command floor properties', function () {
   };
 
   describe('wrapping never lowers the level', () => {
+    /**
+     * A wrapped line the grammar cannot read (tree-sitter-bash has gaps around heredocs inside backticks and
+     * quotes) must fail closed, and must stay rare, so this property cannot quietly turn into "everything is
+     * unparsed".
+     */
+    const runs = 400;
+    const maxUnparsedShare = 0.05;
+
     it('a hardline example stays a hit of the same hardline rule', () => {
       const examples = hardlineCommands.flatMap((rule) => rule.blocks.map((line) => ({ rule: rule.id, line, simple: isSimple(line) })));
+      let unparsed = 0;
       fc.assert(
         fc.property(fc.constantFrom(...examples), wrapping, ({ rule, line, simple }, chain) => {
           const wrapped = apply(line, chain, simple);
           const analysis = analyze(wrapped);
-          expect(analysis.parsed, describeFailure(wrapped, analysis)).to.equal(true);
+          expect(commandFloorVerdict(analysis).verdict, describeFailure(wrapped, analysis)).to.equal('block');
+          if (!analysis.parsed) return void unparsed++;
           expect(matchHardline(analysis).map((hit) => hit.ruleId), describeFailure(wrapped, analysis)).to.include(rule);
-          expect(commandFloorVerdict(analysis).verdict).to.equal('block');
         }),
-        { numRuns: 400 },
+        { numRuns: runs },
       );
+      expect(unparsed / runs).to.be.below(maxUnparsedShare);
     });
 
     it('a dangerous example stays a hit of the same dangerous rule (or becomes hardline)', () => {
       const examples = dangerousCommands.flatMap((rule) => rule.asks.map((line) => ({ rule: rule.id, line, simple: isSimple(line) })));
+      let unparsed = 0;
       fc.assert(
         fc.property(fc.constantFrom(...examples), wrapping, ({ rule, line, simple }, chain) => {
           const wrapped = apply(line, chain, simple);
           const analysis = analyze(wrapped);
-          expect(analysis.parsed, describeFailure(wrapped, analysis)).to.equal(true);
+          const verdict = commandFloorVerdict(analysis).verdict;
+          if (!analysis.parsed) {
+            unparsed++;
+            return void expect(verdict, describeFailure(wrapped, analysis)).to.equal('block');
+          }
           const ids = [...matchDangerous(analysis), ...matchHardline(analysis)].map((hit) => hit.ruleId);
           expect(ids, describeFailure(wrapped, analysis)).to.include(rule);
-          expect(commandFloorVerdict(analysis).verdict).to.be.oneOf(['ask', 'block']);
+          expect(verdict).to.be.oneOf(['ask', 'block']);
         }),
-        { numRuns: 400 },
+        { numRuns: runs },
       );
+      expect(unparsed / runs).to.be.below(maxUnparsedShare);
     });
   });
 

@@ -1,0 +1,90 @@
+/**
+ * What earlier commands of a line leave for later ones: values assigned to variables, the working directory
+ * set by `cd`, and files written with known content (`cat > x.sh <<EOF ... EOF; bash x.sh`). Best effort and
+ * on the cautious side: every value a variable may hold is kept, since branches and loops may pick any.
+ */
+import { parseOptions } from '../../domain/shell/commandOptions.ts';
+import type { SimpleCommand } from '../../domain/shell/shellAnalysis.ts';
+import { normalizePath } from '../../domain/shell/shellPaths.ts';
+import { staticOutput } from './staticOutput.ts';
+
+const maxValues = 64;
+const maxFiles = 64;
+
+export class LineState {
+  private readonly variables = new Map<string, Set<string>>();
+  private readonly files = new Map<string, string>();
+  /** The directory `cd` moved to, when it is known ('/', '/srv/app', '~'). */
+  cwd: string | undefined;
+
+  /** The value of a variable when exactly one is known. */
+  readonly lookup = (name: string): string | undefined => {
+    const values = this.variables.get(name);
+    return values?.size === 1 ? values.values().next().value : undefined;
+  };
+
+  valuesOf(name: string): readonly string[] {
+    return [...(this.variables.get(name) ?? [])];
+  }
+
+  remember(name: string, value: string): void {
+    const values = this.variables.get(name) ?? new Set<string>();
+    if (values.size < maxValues) values.add(value);
+    this.variables.set(name, values);
+  }
+
+  /** Files the command writes with content known from its words: `echo ... > f`, `cat > f <<EOF`, `tee f`. */
+  recordWrites(command: SimpleCommand): void {
+    const output = command.program === 'tee' ? command.stdin : staticOutput(command);
+    if (output === undefined) return;
+    const targets = command.redirects
+      .filter((redirect) => /^(?:1|&)?>>?\|?$/.test(redirect.op))
+      .map((redirect) => ({ path: redirect.target, append: redirect.op.endsWith('>>') }));
+    if (command.program === 'tee') {
+      const options = parseOptions(command.args);
+      const append = options.short.has('a') || options.long.has('append');
+      targets.push(...options.operands.map((path) => ({ path, append })));
+    }
+    for (const { path, append } of targets) {
+      if (/[$`*?]/.test(path) || (this.files.size >= maxFiles && !this.files.has(this.key(path)))) continue;
+      const key = this.key(path);
+      this.files.set(key, append ? (this.files.get(key) ?? '') + output : output);
+    }
+  }
+
+  /** Content written to this path earlier in the line. */
+  fileContent(path: string): string | undefined {
+    return this.files.get(path) ?? this.files.get(this.key(path));
+  }
+
+  /** Content a process substitution is known to produce, looked up by its text as an argument. */
+  rememberFile(path: string, content: string): void {
+    if (this.files.size < maxFiles) this.files.set(path, content);
+  }
+
+  /** Follows `cd DIR` / `pushd DIR` when DIR is known; an unknown move forgets the directory. */
+  changeDirectory(command: SimpleCommand): void {
+    const target = parseOptions(command.args).operands[0] ?? '~';
+    if (target === '-' || /[$`*?]/.test(target)) this.cwd = undefined;
+    else if (target.startsWith('/')) this.cwd = normalizePath(target);
+    else if (target === '~' || target === '~/') this.cwd = '~';
+    else this.cwd = this.cwd?.startsWith('/') ? normalizePath(`${this.cwd}/${target}`) : undefined;
+  }
+
+  /** Runs `body` with the directory restored afterwards: subshells and substitutions keep their `cd` to themselves. */
+  inSubshell<T>(body: () => T): T {
+    const saved = this.cwd;
+    try {
+      return body();
+    } finally {
+      this.cwd = saved;
+    }
+  }
+
+  /** Paths as written and as `cd` would resolve them name the same file ('./x.sh', 'x.sh', '/tmp/x.sh' after cd /tmp). */
+  private key(path: string): string {
+    const bare = path.replace(/^(?:\.\/)+/, '');
+    if (bare.startsWith('/')) return normalizePath(bare);
+    return this.cwd?.startsWith('/') ? normalizePath(`${this.cwd}/${bare}`) : bare;
+  }
+}
