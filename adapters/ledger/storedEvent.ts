@@ -20,17 +20,27 @@ export interface StoredEvent {
   readonly hash: string;
 }
 
-/** Decodes a stored row into the port's shape; every call returns fresh objects, so callers cannot edit the store. */
-export const toRecordedEvent = (row: StoredEvent): RecordedEvent => ({
-  id: row.id,
-  position: row.position,
-  stream: row.stream,
-  revision: row.revision,
-  type: row.type,
-  version: row.version,
-  data: JSON.parse(row.data) as unknown,
-  metadata: JSON.parse(row.metadata) as Record<string, unknown>,
-  recordedAt: row.recordedAt,
-  hash: row.hash,
-  prevHash: row.prevHash,
-});
+/**
+ * Decodes a stored row into the port's shape; every call returns fresh objects, so callers cannot edit the store.
+ * Metadata (which carries the recorded command, the larger part of a decision) is parsed on first read: the
+ * live feeds of projections never look at it.
+ */
+export const toRecordedEvent = (row: StoredEvent): RecordedEvent => {
+  let metadata: Record<string, unknown> | undefined;
+  const event = {
+    id: row.id,
+    position: row.position,
+    stream: row.stream,
+    revision: row.revision,
+    type: row.type,
+    version: row.version,
+    data: JSON.parse(row.data) as unknown,
+    recordedAt: row.recordedAt,
+    hash: row.hash,
+    prevHash: row.prevHash,
+  };
+  return Object.defineProperty(event, 'metadata', {
+    enumerable: true,
+    get: () => (metadata ??= JSON.parse(row.metadata) as Record<string, unknown>),
+  }) as RecordedEvent;
+};

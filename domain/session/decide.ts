@@ -15,6 +15,9 @@ import { evolve } from './evolve.ts';
 import type { OpenSession, SessionState } from './sessionState.ts';
 import { ownEntry } from '../encoding/ownEntry.ts';
 
+/** Questions one session may have waiting for a human at once; further asks are blocked until some are answered. */
+export const maxOpenQuestions = 32;
+
 export const decide = (command: SessionCommand, state: SessionState): TollgateEvent[] => {
   const expired = expireDue(state, command.data.now);
   const current = expired.reduce(evolve, state);
@@ -66,6 +69,12 @@ const decideToolCall = ({ data }: ProposeToolCall, state: OpenSession): Tollgate
     settings: data.settings, grants: Object.values(state.grants), allowlisted: data.allowlisted,
   });
   const { final, wouldBlock, grantId } = decision;
+  if (final.verdict === 'ask' && Object.keys(state.pending).length >= maxOpenQuestions) {
+    // An agent that keeps proposing dangerous commands must not bury the human (or the gate) in questions.
+    const refused = { ...final, verdict: 'block' as const, reasons: [...final.reasons, 'approvals:too-many-open-questions'],
+      message: `Blocked: ${maxOpenQuestions} questions of this session are still waiting for a human; answer them first.` };
+    return [toolCallDecided(data, refused, wouldBlock, null, null)];
+  }
   if (final.verdict === 'ask') {
     const expiresAt = new Date(Date.parse(data.now) + data.settings.approvals.timeoutSeconds * 1000).toISOString();
     return [

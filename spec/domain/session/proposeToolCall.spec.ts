@@ -1,5 +1,8 @@
 import { expect } from 'chai';
 import { event } from '../../../domain/events/catalogue.ts';
+import { decide, maxOpenQuestions } from '../../../domain/session/decide.ts';
+import { evolve } from '../../../domain/session/evolve.ts';
+import { initialState } from '../../../domain/session/sessionState.ts';
 import { given } from '../../support/deciderSpec.ts';
 import { analysed, at, manualSettings, proposeTerminal, sessionStarted, userMessageReceived } from '../../support/sessionFixtures.ts';
 
@@ -88,5 +91,20 @@ describe('ProposeToolCall', () => {
       const history = [...openSession, event('SessionEnded', { sessionId: 'main', at: at(0) })];
       expect(given(history).when(proposeTerminal('ls')).events[0]?.data).to.deep.include({ verdict: 'block', reasons: ['session:session-ended'] });
     });
+  });
+});
+
+describe('ProposeToolCall with many unanswered questions', () => {
+  it('blocks a further ask once the limit of open questions is reached, so the human is not buried', () => {
+    let state = openSession.reduce(evolve, initialState());
+    for (let i = 0; i < maxOpenQuestions; i++) {
+      const events = decide(proposeTerminal('rm -r build/', { callId: `c${i}`, approvalId: `a${i}` }), state);
+      expect(events[0]?.data).to.include({ verdict: 'ask' });
+      state = events.reduce(evolve, state);
+    }
+    const [refused] = decide(proposeTerminal('rm -r build/', { callId: 'over', approvalId: 'over' }), state);
+    expect(refused?.data).to.include({ verdict: 'block' });
+    expect((refused?.data as { reasons: string[] }).reasons).to.include('approvals:too-many-open-questions');
+    expect(decide(proposeTerminal('ls', { callId: 'plain', approvalId: 'plain' }), state)[0]?.data).to.include({ verdict: 'allow' });
   });
 });
