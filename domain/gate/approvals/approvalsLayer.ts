@@ -18,7 +18,7 @@ export const approvalsLayer: GateLayer = {
     const first = hits[0];
     if (first === undefined) return null;
     const ruleReasons = [...new Set(hits.map((h) => `dangerous:${h.ruleId}`))];
-    return standIn(input, ruleReasons) ?? ask(input, ruleReasons, `${first.reason} (\`${first.command}\`)`);
+    return standIn(input, ruleReasons) ?? ask(input, ruleReasons, `\`${first.command}\`: ${first.reason}`);
   },
 };
 
@@ -46,5 +46,5 @@ const ask = (input: GateInput, ruleReasons: readonly string[], what: string): La
   const escalated = input.settings.approvals.mode === 'smart'
     ? [input.settings.approvals.smartModelConfigured ? 'approvals:smart-escalated' : 'approvals:smart-no-model']
     : [];
-  return { verdict: layerVerdict('approvals', 'ask', [...ruleReasons, ...escalated], `Needs a human's approval: ${what}.`) };
+  return { verdict: layerVerdict('approvals', 'ask', [...ruleReasons, ...escalated], `Needs a human's approval — ${what}`) };
 };

@@ -12,7 +12,7 @@ export const hardlineLayer: GateLayer = {
     if (first === undefined) return null;
     return {
       verdict: layerVerdict('hardline', 'block', unique(hits.map((h) => `hardline:${h.ruleId}`)),
-        `Blocked: ${first.reason} (\`${first.command}\`). This is on the hardline list and is never run by the agent; run it yourself outside the agent if you really mean it.`),
+        `Blocked \`${first.command}\`: ${first.reason} It is on the hardline list, which no approval or setting lifts; if you really mean it, run it yourself outside the agent.`),
     };
   },
 };
