@@ -12,6 +12,7 @@ import { LedgerInputError } from '../port.ts';
 import type { AppendResult } from '../port.ts';
 import type { PreparedAppend } from '../validateAppend.ts';
 import type { Statements } from './statements.ts';
+import type { StoredEvent } from '../storedEvent.ts';
 
 export interface GroupCommitOptions {
   readonly db: Database.Database;
@@ -19,8 +20,8 @@ export interface GroupCommitOptions {
   readonly now: () => Date;
   /** Appends per transaction; the rest go into the next one at once. @defaultValue 1000 */
   readonly maxGroupSize?: number;
-  /** Called after each commit that stored at least one event. */
-  readonly onCommitted: (head: ChainHead) => void;
+  /** Called after each commit that stored at least one event, with the rows it stored in position order. */
+  readonly onCommitted: (head: ChainHead, rows: readonly StoredEvent[]) => void;
 }
 
 export interface GroupCommitter {
@@ -48,18 +49,21 @@ export const groupCommitter = ({ db, statements, now, maxGroupSize = 1000, onCom
   const insertEvents = db.transaction((request: PreparedAppend, head: ChainHead, revision: number, recordedAt: string) => {
     const { stream } = request;
     let { position, hash: prevHash } = head;
+    const rows: StoredEvent[] = [];
     for (const event of request.events) {
       position += 1;
       revision += 1;
       const hash = eventHash(prevHash, { position, stream, revision, recordedAt, ...event });
       statements.insert.run(position, stream, revision, event.type, event.version, event.data, event.metadata, recordedAt, prevHash, hash, event.id);
+      rows.push({ position, id: event.id, stream, revision, type: event.type, version: event.version, data: event.data, metadata: event.metadata, recordedAt, prevHash, hash });
       prevHash = hash;
     }
-    return { position, hash: prevHash, revision };
+    return { position, hash: prevHash, revision, rows };
   });
 
   const writeGroup = db.transaction((group: readonly Queued[]) => {
     let head: ChainHead = statements.head.get() ?? { position: 0, hash: GENESIS_HASH };
+    const rows: StoredEvent[] = [];
     const outcomes = group.map(({ request }): Outcome => {
       const actual = statements.streamRevision.get(request.stream) ?? NO_REVISION;
       if (!isExpectedRevision(request.expected, actual))
@@ -67,6 +71,7 @@ export const groupCommitter = ({ db, statements, now, maxGroupSize = 1000, onCom
       try {
         const written = insertEvents(request, head, actual, now().toISOString());
         head = { position: written.position, hash: written.hash };
+        rows.push(...written.rows);
         return { ok: true, result: { nextExpectedRevision: written.revision, position: written.position } };
       } catch (error) {
         // If SQLite gave up the whole transaction (I/O error, disk full), no later append may run outside it.
@@ -75,7 +80,7 @@ export const groupCommitter = ({ db, statements, now, maxGroupSize = 1000, onCom
         return { ok: false, error };
       }
     });
-    return { outcomes, head };
+    return { outcomes, head, rows };
   });
 
   const flushOnce = () => {
@@ -92,7 +97,7 @@ export const groupCommitter = ({ db, statements, now, maxGroupSize = 1000, onCom
       if (outcome.ok) resolve(outcome.result);
       else reject(outcome.error);
     });
-    if (written.outcomes.some((outcome) => outcome.ok)) onCommitted(written.head);
+    if (written.rows.length > 0) onCommitted(written.head, written.rows);
   };
 
   const flush = () => {

@@ -22,6 +22,7 @@ import { toRecordedEvent } from '../storedEvent.ts';
 import { prepareAppend } from '../validateAppend.ts';
 import { dataVersionPoller } from './dataVersionPoller.ts';
 import { groupCommitter } from './groupCommit.ts';
+import { recentRows } from './recentRows.ts';
 import { applySchema } from './schema.ts';
 import { prepareStatements } from './statements.ts';
 
@@ -76,6 +77,7 @@ export const openSqliteLedger = async (path: string, options: SqliteLedgerOption
     hashAt: (position) => statements.hashAt.get(position),
     onProblem: options.onCheckpointProblem,
   });
+  const recent = recentRows();
   const poller = dataVersionPoller(() => statements.dataVersion.get()!, options.pollIntervalMs ?? 200, () => watchers.changed());
   const watchers = ledgerWatchers((count) => poller.watchers(count));
   const committer = groupCommitter({
@@ -83,7 +85,8 @@ export const openSqliteLedger = async (path: string, options: SqliteLedgerOption
     statements,
     now: options.now ?? (() => new Date()),
     maxGroupSize: options.maxGroupSize,
-    onCommitted: (head) => {
+    onCommitted: (head, rows) => {
+      recent.committed(rows);
       watchers.changed();
       checkpoints.committed(head);
     },
@@ -97,7 +100,9 @@ export const openSqliteLedger = async (path: string, options: SqliteLedgerOption
   // never skipped, because positions are only handed out inside the write transaction.
   const readPage = (after: number, limit: number, filter: NormalizedFilter): Page => {
     const through = headPosition();
-    const rows = statements.page.all({ after, through, limit, ...filterParameters(filter) });
+    const unfiltered = filter.streamPrefixes === undefined && filter.types === undefined;
+    const rows = (unfiltered ? recent.read(after, through, limit) : null)
+      ?? statements.page.all({ after, through, limit, ...filterParameters(filter) });
     return { events: rows.map(toRecordedEvent), scannedThrough: rows.length === limit ? rows.at(-1)!.position : through };
   };
   const source: PageSource = { readPage, watch: watchers.add };
