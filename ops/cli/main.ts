@@ -11,10 +11,11 @@ import { serveCommand } from './commands/serve.ts';
 import { tailCommand } from './commands/tail.ts';
 import { verifyCommand } from './commands/verify.ts';
 import { UsageError } from './usageError.ts';
+import { tollgateVersion } from '../version.ts';
 
 const program = new Command('tollgate')
   .description('A guard between an AI agent and the world: every tool call and outgoing message passes the gate.')
-  .version('0.1.0')
+  .version(tollgateVersion)
   .option('-c, --config <file>', 'configuration file (default: $TOLLGATE_CONFIG, then ./tollgate.yaml)')
   .exitOverride();
 

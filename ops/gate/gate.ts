@@ -5,7 +5,6 @@
  * Every failure inside is a block (or a held reply), and the reason is recorded.
  */
 import type { Ledger } from '../../adapters/ledger/port.ts';
-import { canonicalJson } from '../../domain/encoding/canonicalJson.ts';
 import { ownEntry } from '../../domain/encoding/ownEntry.ts';
 import type { TollgateEvent } from '../../domain/events/catalogue.ts';
 import { encodeEvent } from '../../domain/events/codec.ts';
@@ -308,6 +307,3 @@ const approvalResultFrom = (events: readonly TollgateEvent[], approvalId: string
   }
   return null;
 };
-
-/** Stable text of a verdict for comparisons in replay and tests. */
-export const verdictKey = (v: Pick<ToolCallVerdict, 'verdict' | 'layer' | 'reasons'>): string => canonicalJson([v.verdict, v.layer, v.reasons]);

@@ -6,10 +6,9 @@ import { Command } from 'commander';
 import { createDaemonServer } from '../../../adapters/http/daemonServer.ts';
 import { openRuntime } from '../../runtime/openRuntime.ts';
 import { startRetention } from '../../jobs/retention.ts';
+import { tollgateVersion } from '../../version.ts';
 import { configFrom } from '../globalOptions.ts';
 import { UsageError } from '../usageError.ts';
-
-export const tollgateVersion = '0.1.0';
 
 export const serveCommand = (): Command => new Command('serve')
   .description('Run the gate daemon on the embedded ledger (or the ledger.url of the configuration).')

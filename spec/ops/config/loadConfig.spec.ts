@@ -38,3 +38,11 @@ describe('configuration', () => {
     expect(loadConfig(undefined, { TOLLGATE_CONFIG: join(dir, 'good.yaml') }).approvals.yolo).to.equal(true);
   });
 });
+
+describe('release version', () => {
+  it('is the same in package.json and in what the CLI and daemon report', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { tollgateVersion } = await import('../../../ops/version.ts');
+    expect(tollgateVersion).to.equal((JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version);
+  });
+});
