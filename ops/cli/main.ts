@@ -13,6 +13,9 @@ import { verifyCommand } from './commands/verify.ts';
 import { UsageError } from './usageError.ts';
 import { tollgateVersion } from '../version.ts';
 
+// `tollgate audit | head` closes the pipe early: that ends the output, it is not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => { if (error.code === 'EPIPE') process.exit(0); throw error; });
+
 const program = new Command('tollgate')
   .description('A guard between an AI agent and the world: every tool call and outgoing message passes the gate.')
   .version(tollgateVersion)
