@@ -1,4 +1,5 @@
 /** Reads a scenario file: one scenario per line; blank lines and `//` lines are skipped; errors name file and line. */
+import { parseConfig } from '../config/loadConfig.ts';
 import { scenarioSchema, type Scenario } from './scenarioSchema.ts';
 
 export class ScenarioFileError extends Error {
@@ -29,6 +30,11 @@ export const parseScenarioFile = (text: string, file: string): LocatedScenario[]
     if (!parsed.success) {
       const problems = parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(scenario)'}: ${i.message}`);
       throw new ScenarioFileError(file, line, problems.join('; '));
+    }
+    if (parsed.data.config !== undefined) {
+      try { parseConfig(parsed.data.config, 'config'); } catch (error) {
+        throw new ScenarioFileError(file, line, (error as Error).message.replace(/\n\s*/g, ' '));
+      }
     }
     const earlier = seen.get(parsed.data.id);
     if (earlier !== undefined) throw new ScenarioFileError(file, line, `id "${parsed.data.id}" is already used on line ${earlier}`);

@@ -23,6 +23,7 @@ describe('scenario files', () => {
     ['a bad duration', line({ id: 'x', steps: [{ advance: 'soon' }] }), /duration/],
     ['a file path with ..', line({ id: 'x', files: { '../etc/passwd': 'x' }, steps: [{ user: 'a' }] }), /relative path/],
     ['no steps', line({ id: 'x', steps: [] }), /steps/],
+    ['a configuration key that does not exist', line({ id: 'x', config: { approvals: { yolo: 'yes' } }, steps: [{ user: 'a' }] }), /config is not valid: approvals\.yolo/],
   ];
   for (const [what, text, message] of malformed)
     it(`rejects ${what} with the file, the line and what is wrong`, () => {
