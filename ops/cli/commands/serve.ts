@@ -21,12 +21,20 @@ export const serveCommand = (): Command => new Command('serve')
     const server = createDaemonServer(runtime.gate, { version: tollgateVersion });
     const retention = startRetention(runtime, config);
     const socket = resolve(options.socket ?? config.server.socket);
-    await server.listenSocket(socket);
     const lines = [`tollgate ${tollgateVersion} listening on unix socket ${socket} (mode 0600)`];
-    if (options.http || config.server.http.enabled) {
-      const token = bearerToken(resolve(config.server.http.token_file));
-      const bound = await server.listenHttp(config.server.http.host, config.server.http.port, token);
-      lines.push(`tollgate listening on http://${bound.host}:${bound.port} (Authorization: Bearer <token in ${resolve(config.server.http.token_file)}>)`);
+    try {
+      await server.listenSocket(socket);
+      if (options.http || config.server.http.enabled) {
+        const token = bearerToken(resolve(config.server.http.token_file));
+        const bound = await server.listenHttp(config.server.http.host, config.server.http.port, token);
+        lines.push(`tollgate listening on http://${bound.host}:${bound.port} (Authorization: Bearer <token in ${resolve(config.server.http.token_file)}>)`);
+      }
+    } catch (error) {
+      // Nothing listens, so nothing may be left open: the ledger closes cleanly and the reason is the message.
+      retention.stop();
+      await server.close().catch(() => undefined);
+      await runtime.close();
+      throw error instanceof UsageError ? error : new UsageError((error as Error).message, 1);
     }
     lines.push(
       `ledger ${config.ledger.url} — head at position ${await runtime.ledger.headPosition()}; data in ${runtime.dataDir}`,

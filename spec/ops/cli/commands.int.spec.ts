@@ -78,3 +78,29 @@ describe('tollgate CLI', function () {
     });
   });
 });
+
+describe('tollgate serve refusals', function () {
+  this.timeout(60_000);
+  const temp = useTempDir('tollgate-serve');
+
+  it('refuses to start on a socket another daemon answers, with a message instead of a stack trace', async () => {
+    const cwd = temp.current.path;
+    const first = await startDaemon([], cwd);
+    try {
+      const second = await runCli(['serve'], { cwd });
+      expect(second.exitCode).to.equal(1);
+      expect(second.stderr).to.match(/^tollgate: Another process is already listening on .*tollgate\.sock/);
+      expect(second.stderr).not.to.include('    at ');
+    } finally {
+      await first.stop();
+    }
+  });
+
+  it('refuses an HTTP listener on a non-loopback address', async () => {
+    const cwd = temp.current.path;
+    writeFileSync(join(cwd, 'tollgate.yaml'), 'server:\n  http:\n    enabled: true\n    host: 0.0.0.0\n    port: 0\n');
+    const { exitCode, stderr } = await runCli(['serve'], { cwd });
+    expect(exitCode).to.equal(1);
+    expect(stderr).to.match(/loopback/i);
+  });
+});
