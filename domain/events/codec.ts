@@ -31,9 +31,12 @@ export const encodeEvent = (event: TollgateEvent, metadata?: Record<string, unkn
 };
 
 /** Upcasts an older version step by step, then validates against the current schema. */
-export const decodeEvent = (recorded: StoredEvent): TollgateEvent => {
+export const decodeEvent = (recorded: StoredEvent): TollgateEvent => decodeWith(byName, recorded) as TollgateEvent;
+
+/** Decoding against any set of event types (the catalogue, or a test's own types with older versions). */
+export const decodeWith = (types: ReadonlyMap<string, EventType<string, z.ZodType>>, recorded: StoredEvent): { type: string; data: unknown } => {
   const position = recorded.position ?? null;
-  const type = byName.get(recorded.type);
+  const type = types.get(recorded.type);
   if (!type) throw new EventDecodeError(position, recorded.type, 'unknown event type');
   if (recorded.version > type.version) throw new EventDecodeError(position, recorded.type, `version ${recorded.version} is newer than this build knows (${type.version})`);
   let data = recorded.data;
@@ -44,5 +47,5 @@ export const decodeEvent = (recorded: StoredEvent): TollgateEvent => {
   }
   const parsed = type.schema.safeParse(data);
   if (!parsed.success) throw new EventDecodeError(position, recorded.type, parsed.error.message);
-  return { type: recorded.type, data: parsed.data } as TollgateEvent;
+  return { type: recorded.type, data: parsed.data };
 };

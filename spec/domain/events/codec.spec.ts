@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { z } from 'zod';
 import { catalogue, event } from '../../../domain/events/catalogue.ts';
-import { decodeEvent, encodeEvent, EventDecodeError } from '../../../domain/events/codec.ts';
+import { decodeEvent, decodeWith, encodeEvent, EventDecodeError } from '../../../domain/events/codec.ts';
 import { eventType } from '../../../domain/events/eventType.ts';
 
 describe('event codec', () => {
@@ -35,17 +35,22 @@ describe('event codec', () => {
   });
 
   it('upcasts old versions step by step on read, leaving the stored data as it was', () => {
-    const v3 = eventType('Renamed', z.object({ fullName: z.string(), tags: z.array(z.string()) }), {
+    const renamed = eventType('Renamed', z.object({ fullName: z.string(), tags: z.array(z.string()) }), {
       version: 3,
       upcasters: [
         { from: 1, up: (d) => ({ fullName: (d as { name: string }).name }) },
         { from: 2, up: (d) => ({ ...(d as object), tags: [] }) },
       ],
     });
+    const types = new Map([[renamed.type, renamed]]);
     const stored = { name: 'x' };
-    let data: unknown = stored;
-    for (let v = 1; v < v3.version; v++) data = v3.upcasters.find((u) => u.from === v)!.up(data);
-    expect(v3.schema.parse(data)).to.deep.equal({ fullName: 'x', tags: [] });
+    expect(decodeWith(types, { type: 'Renamed', version: 1, data: stored, position: 4 })).to.deep.equal({ type: 'Renamed', data: { fullName: 'x', tags: [] } });
+    expect(decodeWith(types, { type: 'Renamed', version: 2, data: { fullName: 'y' } })).to.deep.equal({ type: 'Renamed', data: { fullName: 'y', tags: [] } });
     expect(stored).to.deep.equal({ name: 'x' });
+  });
+
+  it('names a missing upcaster instead of reading old data as new', () => {
+    const gap = eventType('Gap', z.object({ a: z.string() }), { version: 2 });
+    expect(() => decodeWith(new Map([[gap.type, gap]]), { type: 'Gap', version: 1, data: { a: 'x' }, position: 9 })).to.throw(/position 9.*no upcaster from version 1/);
   });
 });
