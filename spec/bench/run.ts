@@ -4,6 +4,7 @@
  * process right before the figure they anchor.
  */
 import { decisionInProcess, decisionOverSocket } from './decisionBench.ts';
+import { hermesPluginOverhead, shellHookLatency } from './hermesBench.ts';
 import { appendThroughput, replayVerifyEventsPerSecond } from './ledgerBench.ts';
 import { shellClassifyPerSecond } from './shellBench.ts';
 import { round } from './stats.ts';
@@ -18,6 +19,8 @@ const goals: readonly Goal[] = [
   { key: 'append_ratio_vs_raw_sqlite', op: '>=', limit: 0.5, unit: '×' },
   { key: 'replay_verify_events_per_s', op: '>=', limit: 200_000, unit: '/s' },
   { key: 'shell_classify_per_s', op: '>=', limit: 20_000, unit: '/s' },
+  { key: 'hermes_plugin_overhead_p50_ms', op: '<=', limit: 2, unit: 'ms' },
+  { key: 'hermes_plugin_overhead_p99_ms', op: '<=', limit: 10, unit: 'ms' },
 ];
 
 const json = process.argv.includes('--json');
@@ -41,6 +44,14 @@ log('measuring decisions through the Unix socket…');
 const socket = await decisionOverSocket();
 figures['decision_socket_p50_ms'] = round(socket.p50_ms, 3);
 figures['decision_socket_p99_ms'] = round(socket.p99_ms, 3);
+log('measuring the Hermes plugin path (python3 → plugin → socket → gate → append)…');
+const plugin = await hermesPluginOverhead();
+figures['hermes_plugin_overhead_p50_ms'] = round(plugin.p50_ms, 3);
+figures['hermes_plugin_overhead_p99_ms'] = round(plugin.p99_ms, 3);
+log('measuring the shell hook (one `tollgate hook --hermes` process per call)…');
+const hook = await shellHookLatency();
+figures['shell_hook_p50_ms'] = round(hook.p50_ms, 1);
+figures['node_start_p50_ms'] = round(hook.node_start_p50_ms, 1);
 
 if (json) {
   process.stdout.write(`${JSON.stringify(figures)}\n`);
