@@ -96,6 +96,17 @@ export const recordToolResultSchema = z.object({
   }),
 });
 
+/** A subagent (Hermes delegate_task) starts: its session opens linked to the parent that started it. */
+export const startSubagentSchema = z.object({
+  type: z.literal('StartSubagent'),
+  data: z.object({
+    ...sessionRef,
+    parentSessionId: z.string().min(1),
+    parentKnown: z.boolean(),
+    role: z.string().nullable(),
+  }),
+});
+
 export const endSessionSchema = z.object({
   type: z.literal('EndSession'),
   data: z.object({ ...sessionRef }),
@@ -103,7 +114,7 @@ export const endSessionSchema = z.object({
 
 export const sessionCommandSchema = z.discriminatedUnion('type', [
   observeUserMessageSchema, proposeToolCallSchema, proposeOutputSchema, answerApprovalSchema,
-  expireApprovalsSchema, recordToolResultSchema, endSessionSchema,
+  expireApprovalsSchema, recordToolResultSchema, startSubagentSchema, endSessionSchema,
 ]);
 
 export type SessionCommand = z.infer<typeof sessionCommandSchema>;
@@ -115,3 +126,4 @@ export type AnswerApproval = CommandOf<'AnswerApproval'>;
 export type ExpireApprovals = CommandOf<'ExpireApprovals'>;
 export type RecordToolResult = CommandOf<'RecordToolResult'>;
 export type EndSession = CommandOf<'EndSession'>;
+export type StartSubagent = CommandOf<'StartSubagent'>;

@@ -9,7 +9,7 @@ import { runGate } from '../gate/runGate.ts';
 import type { LayerVerdict } from '../gate/verdict.ts';
 import type {
   AnswerApproval, EndSession, ExpireApprovals, ObserveUserMessage, ProposeOutput, ProposeToolCall,
-  RecordToolResult, SessionCommand,
+  RecordToolResult, SessionCommand, StartSubagent,
 } from './commands.ts';
 import { evolve } from './evolve.ts';
 import type { OpenSession, SessionState } from './sessionState.ts';
@@ -32,6 +32,7 @@ const decideFresh = (command: SessionCommand, state: SessionState): TollgateEven
     case 'AnswerApproval': return answerApproval(command, state);
     case 'ExpireApprovals': return expireApprovals(command, state);
     case 'RecordToolResult': return recordToolResult(command, state);
+    case 'StartSubagent': return startSubagent(command, state);
     case 'EndSession': return endSession(command, state);
     default: return unreachable(command);
   }
@@ -130,6 +131,15 @@ const expireApprovals = (_command: ExpireApprovals, _state: SessionState): Tollg
 const recordToolResult = ({ data }: RecordToolResult, state: SessionState): TollgateEvent[] =>
   state.status === 'open'
     ? [event('ToolCallCompleted', { sessionId: data.sessionId, callId: data.callId, tool: data.tool, status: data.status, durationMs: data.durationMs, at: data.now })]
+    : [];
+
+/**
+ * A subagent acts for the session that started it, so its session opens linked to that parent — but only to a
+ * parent the gate knows: a subagent of nobody gets no authority, and its calls stay blocked as unknown.
+ */
+const startSubagent = ({ data }: StartSubagent, state: SessionState): TollgateEvent[] =>
+  state.status === 'unknown' && data.parentKnown
+    ? [event('SessionStarted', { sessionId: data.sessionId, platform: 'subagent', parentSessionId: data.parentSessionId, at: data.now })]
     : [];
 
 const endSession = ({ data }: EndSession, state: SessionState): TollgateEvent[] =>

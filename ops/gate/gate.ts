@@ -198,6 +198,17 @@ export class Gate {
     await this.execute(input.sessionId, { type: 'RecordToolResult', data: { ...input, now: this.now() } });
   }
 
+  /** Hermes' subagent_start: the child's session opens linked to its parent, if the gate knows the parent. */
+  async subagentStarted(input: { childSessionId: string; parentSessionId: string; role?: string | null }): Promise<{ readonly linked: boolean }> {
+    const parentKnown = (await this.sessions.state(input.parentSessionId)).status === 'open';
+    const done = await this.sessions.execute(input.childSessionId, () => ({
+      type: 'StartSubagent',
+      data: { sessionId: input.childSessionId, now: this.now(), parentSessionId: input.parentSessionId, parentKnown, role: input.role ?? null },
+    }));
+    this.noteAppended(done.position, done.events);
+    return { linked: done.state.status === 'open' && parentKnown };
+  }
+
   async endSession(sessionId: string): Promise<void> {
     await this.execute(sessionId, { type: 'EndSession', data: { sessionId, now: this.now() } });
   }

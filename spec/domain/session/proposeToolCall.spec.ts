@@ -108,3 +108,24 @@ describe('ProposeToolCall with many unanswered questions', () => {
     expect(decide(proposeTerminal('ls', { callId: 'plain', approvalId: 'plain' }), state)[0]?.data).to.include({ verdict: 'allow' });
   });
 });
+
+describe('StartSubagent', () => {
+  const start = (parentKnown: boolean) => ({
+    type: 'StartSubagent' as const,
+    data: { sessionId: 'child', now: at(2), parentSessionId: 'main', parentKnown, role: 'leaf' },
+  });
+
+  it("opens the child's session linked to a known parent, so its calls are decided", () => {
+    given([]).when(start(true)).then([event('SessionStarted', { sessionId: 'child', platform: 'subagent', parentSessionId: 'main', at: at(2) })]);
+    const opened = [event('SessionStarted', { sessionId: 'child', platform: 'subagent', parentSessionId: 'main', at: at(2) })];
+    expect(given(opened).when(proposeTerminal('ls', { sessionId: 'child' })).events[0]?.data).to.include({ verdict: 'allow' });
+  });
+
+  it('gives a subagent of an unknown parent no authority', () => {
+    given([]).when(start(false)).then([]);
+  });
+
+  it('does not reopen or relink a session that already exists', () => {
+    given([sessionStarted('child')]).when(start(true)).then([]);
+  });
+});
