@@ -14,10 +14,14 @@ const resumption = z.enum(['held', 'retry']).optional();
 
 export const hermesPreLlmCall = z.object({
   session_id: sessionId,
+  /** The turn's user message as Hermes built it; only the typed words in it are recorded. */
   user_message: text,
   sender_id: senderId,
   platform: optionalId,
   parent_session_id: optionalId,
+  is_first_turn: z.boolean().nullish(),
+  /** The plugin sent only the head of a message too large to send whole: nothing is recorded from it. */
+  user_message_truncated: z.boolean().nullish(),
 });
 
 export const hermesPreToolCall = z.object({

@@ -5,7 +5,10 @@ import { ScenarioFileError } from '../eval/parseScenarioFile.ts';
 import { approveCommand, approvalsCommand } from './commands/approve.ts';
 import { auditCommand } from './commands/audit.ts';
 import { classifyCommand } from './commands/classify.ts';
+import { doctorCommand } from './commands/doctor.ts';
 import { evalCommand } from './commands/eval.ts';
+import { hookCommand } from './commands/hook.ts';
+import { installCommand } from './commands/install.ts';
 import { replayCommand } from './commands/replay.ts';
 import { serveCommand } from './commands/serve.ts';
 import { tailCommand } from './commands/tail.ts';
@@ -24,7 +27,7 @@ const program = new Command('tollgate')
 
 for (const command of [
   serveCommand(), evalCommand(), replayCommand(), verifyCommand(), auditCommand(), tailCommand(), classifyCommand(),
-  approveCommand(), approvalsCommand(),
+  approveCommand(), approvalsCommand(), hookCommand(), installCommand(), doctorCommand(),
 ]) program.addCommand(command);
 
 try {

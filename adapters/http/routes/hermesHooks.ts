@@ -2,6 +2,7 @@
  * `POST /v1/hooks/hermes/:hook`: Hermes Agent's plugin hooks, one handler per hook. The plugin forwards each
  * hook's keyword arguments as the JSON body and returns what it gets back (a block, an approve, a replacement).
  */
+import { captureHermesUserWords } from '../../../domain/capture/hermesUserWords.ts';
 import { hermesPostToolCall, hermesObserverHook, hermesPreLlmCall, hermesPreToolCall, hermesSessionHook, hermesTransformLlmOutput } from '../bodySchemas.ts';
 import { HttpProblem } from '../httpProblem.ts';
 import { sessionIdOf, validate } from '../parseBody.ts';
@@ -14,9 +15,13 @@ type HookHandler = (ctx: RouteContext, body: unknown) => Promise<RouteResult>;
 const ack: HookHandler = async (_ctx, body) => { validate(hermesObserverHook, body); return ok({}); };
 
 export const hermesHooks: Readonly<Record<string, { readonly kind: RouteKind; readonly handle: HookHandler }>> = {
+  // Only the words the person typed are recorded: what Hermes added to the message is removed, and turns Hermes
+  // (or another agent, a cron run, a webhook) wrote record nothing (domain/capture/hermesUserWords.ts).
   pre_llm_call: { kind: 'other', handle: async (ctx, body) => {
     const b = validate(hermesPreLlmCall, body);
-    await ctx.gate.userMessage({ sessionId: b.session_id, text: b.user_message, senderId: b.sender_id, platform: b.platform, parentSessionId: b.parent_session_id });
+    const words = captureHermesUserWords({ userMessage: b.user_message, platform: b.platform, isFirstTurn: b.is_first_turn, truncated: b.user_message_truncated });
+    if (words.kind === 'typed')
+      await ctx.gate.userMessage({ sessionId: b.session_id, text: words.text, senderId: b.sender_id, platform: b.platform, parentSessionId: b.parent_session_id });
     return ok({});
   } },
   pre_tool_call: { kind: 'hermes-tool-call', handle: async (ctx, body) => {
