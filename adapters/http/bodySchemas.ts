@@ -54,6 +54,12 @@ export const hermesPostToolCall = z.object({
 
 export const hermesSessionHook = z.object({ session_id: sessionId });
 export const hermesObserverHook = z.object({ session_id: z.string().max(512).nullish() });
+export const hermesSessionStart = hermesObserverHook.extend({ platform: optionalId });
+export const hermesSubagentHook = hermesObserverHook.extend({
+  child_session_id: z.string().max(512).nullish(),
+  parent_session_id: z.string().max(512).nullish(),
+  child_role: z.string().max(512).nullish(),
+});
 
 export const toolCallBody = z.object({
   session_id: sessionId,

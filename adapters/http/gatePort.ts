@@ -2,5 +2,5 @@
 import type { Gate } from '../../ops/gate/gate.ts';
 
 export type DaemonGate = Pick<Gate,
-  'userMessage' | 'toolCall' | 'output' | 'answer' | 'waitForAnswer' | 'toolResult' | 'endSession' | 'recordRejection'
+  'userMessage' | 'sessionSeen' | 'subagentStarted' | 'toolCall' | 'output' | 'answer' | 'waitForAnswer' | 'toolResult' | 'endSession' | 'recordRejection'
   | 'projections' | 'ledger' | 'config'>;

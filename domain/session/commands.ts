@@ -96,6 +96,19 @@ export const recordToolResultSchema = z.object({
   }),
 });
 
+/**
+ * The runtime reports a session without words from the user in it (a session start, a turn Hermes wrote itself,
+ * a cron run, a message that was only an attachment): the session exists, but nothing was said in it.
+ */
+export const observeSessionSchema = z.object({
+  type: z.literal('ObserveSession'),
+  data: z.object({
+    ...sessionRef,
+    platform: z.string().nullable(),
+    parentSessionId: z.string().nullable(),
+  }),
+});
+
 /** A subagent (Hermes delegate_task) starts: its session opens linked to the parent that started it. */
 export const startSubagentSchema = z.object({
   type: z.literal('StartSubagent'),
@@ -114,7 +127,7 @@ export const endSessionSchema = z.object({
 
 export const sessionCommandSchema = z.discriminatedUnion('type', [
   observeUserMessageSchema, proposeToolCallSchema, proposeOutputSchema, answerApprovalSchema,
-  expireApprovalsSchema, recordToolResultSchema, startSubagentSchema, endSessionSchema,
+  expireApprovalsSchema, recordToolResultSchema, observeSessionSchema, startSubagentSchema, endSessionSchema,
 ]);
 
 export type SessionCommand = z.infer<typeof sessionCommandSchema>;
@@ -127,3 +140,4 @@ export type ExpireApprovals = CommandOf<'ExpireApprovals'>;
 export type RecordToolResult = CommandOf<'RecordToolResult'>;
 export type EndSession = CommandOf<'EndSession'>;
 export type StartSubagent = CommandOf<'StartSubagent'>;
+export type ObserveSession = CommandOf<'ObserveSession'>;

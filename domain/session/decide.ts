@@ -9,7 +9,7 @@ import { runGate } from '../gate/runGate.ts';
 import type { LayerVerdict } from '../gate/verdict.ts';
 import type {
   AnswerApproval, EndSession, ExpireApprovals, ObserveUserMessage, ProposeOutput, ProposeToolCall,
-  RecordToolResult, SessionCommand, StartSubagent,
+  ObserveSession, RecordToolResult, SessionCommand, StartSubagent,
 } from './commands.ts';
 import { evolve } from './evolve.ts';
 import type { OpenSession, SessionState } from './sessionState.ts';
@@ -32,6 +32,7 @@ const decideFresh = (command: SessionCommand, state: SessionState): TollgateEven
     case 'AnswerApproval': return answerApproval(command, state);
     case 'ExpireApprovals': return expireApprovals(command, state);
     case 'RecordToolResult': return recordToolResult(command, state);
+    case 'ObserveSession': return observeSession(command, state);
     case 'StartSubagent': return startSubagent(command, state);
     case 'EndSession': return endSession(command, state);
     default: return unreachable(command);
@@ -131,6 +132,12 @@ const expireApprovals = (_command: ExpireApprovals, _state: SessionState): Tollg
 const recordToolResult = ({ data }: RecordToolResult, state: SessionState): TollgateEvent[] =>
   state.status === 'open'
     ? [event('ToolCallCompleted', { sessionId: data.sessionId, callId: data.callId, tool: data.tool, status: data.status, durationMs: data.durationMs, at: data.now })]
+    : [];
+
+/** Opens a session nobody has spoken in yet; it records no words, so later guards find no authority in it. */
+const observeSession = ({ data }: ObserveSession, state: SessionState): TollgateEvent[] =>
+  state.status === 'unknown'
+    ? [event('SessionStarted', { sessionId: data.sessionId, platform: data.platform, parentSessionId: data.parentSessionId, at: data.now })]
     : [];
 
 /**

@@ -198,6 +198,13 @@ export class Gate {
     await this.execute(input.sessionId, { type: 'RecordToolResult', data: { ...input, now: this.now() } });
   }
 
+  /** A session the runtime reports without words from the user (session start, a turn Hermes wrote itself). */
+  async sessionSeen(input: { sessionId: string; platform?: string | null; parentSessionId?: string | null }): Promise<void> {
+    await this.execute(input.sessionId, { type: 'ObserveSession', data: {
+      sessionId: input.sessionId, now: this.now(), platform: input.platform ?? null, parentSessionId: input.parentSessionId ?? null,
+    } });
+  }
+
   /** Hermes' subagent_start: the child's session opens linked to its parent, if the gate knows the parent. */
   async subagentStarted(input: { childSessionId: string; parentSessionId: string; role?: string | null }): Promise<{ readonly linked: boolean }> {
     const parentKnown = (await this.sessions.state(input.parentSessionId)).status === 'open';

@@ -3,7 +3,9 @@
  * hook's keyword arguments as the JSON body and returns what it gets back (a block, an approve, a replacement).
  */
 import { captureHermesUserWords } from '../../../domain/capture/hermesUserWords.ts';
-import { hermesPostToolCall, hermesObserverHook, hermesPreLlmCall, hermesPreToolCall, hermesSessionHook, hermesTransformLlmOutput } from '../bodySchemas.ts';
+import {
+  hermesPostToolCall, hermesPreLlmCall, hermesPreToolCall, hermesSessionHook, hermesSessionStart, hermesSubagentHook, hermesTransformLlmOutput,
+} from '../bodySchemas.ts';
 import { HttpProblem } from '../httpProblem.ts';
 import { sessionIdOf, validate } from '../parseBody.ts';
 import { hermesOutputReply, hermesToolReply, type RouteKind } from '../replies.ts';
@@ -11,8 +13,6 @@ import { ok, type Route, type RouteContext, type RouteResult } from '../route.ts
 import { checkOutput, decideToolCall } from './decisions.ts';
 
 type HookHandler = (ctx: RouteContext, body: unknown) => Promise<RouteResult>;
-
-const ack: HookHandler = async (_ctx, body) => { validate(hermesObserverHook, body); return ok({}); };
 
 export const hermesHooks: Readonly<Record<string, { readonly kind: RouteKind; readonly handle: HookHandler }>> = {
   // Only the words the person typed are recorded: what Hermes added to the message is removed, and turns Hermes
@@ -22,6 +22,8 @@ export const hermesHooks: Readonly<Record<string, { readonly kind: RouteKind; re
     const words = captureHermesUserWords({ userMessage: b.user_message, platform: b.platform, isFirstTurn: b.is_first_turn, truncated: b.user_message_truncated });
     if (words.kind === 'typed')
       await ctx.gate.userMessage({ sessionId: b.session_id, text: words.text, senderId: b.sender_id, platform: b.platform, parentSessionId: b.parent_session_id });
+    else
+      await ctx.gate.sessionSeen({ sessionId: b.session_id, platform: b.platform, parentSessionId: b.parent_session_id });
     return ok({});
   } },
   pre_tool_call: { kind: 'hermes-tool-call', handle: async (ctx, body) => {
@@ -40,15 +42,28 @@ export const hermesHooks: Readonly<Record<string, { readonly kind: RouteKind; re
     await ctx.gate.toolResult({ sessionId: b.session_id, callId: b.tool_call_id, tool: b.tool_name, status: b.status, durationMs: b.duration_ms });
     return ok({});
   } },
-  on_session_start: { kind: 'other', handle: ack },
+  on_session_start: { kind: 'other', handle: async (ctx, body) => {
+    const b = validate(hermesSessionStart, body);
+    if (b.session_id) await ctx.gate.sessionSeen({ sessionId: b.session_id, platform: b.platform ?? null });
+    return ok({});
+  } },
   on_session_end: { kind: 'other', handle: async (ctx, body) => {
     const b = validate(hermesSessionHook, body);
     await ctx.gate.endSession(b.session_id);
     return ok({});
   } },
-  // Acknowledged so the plugin can forward them; the subagent link is recorded by the parent_session_id of its calls.
-  subagent_start: { kind: 'other', handle: ack },
-  subagent_stop: { kind: 'other', handle: ack },
+  // delegate_task: the child's session opens linked to its parent (only a parent the gate knows), and ends with it.
+  subagent_start: { kind: 'other', handle: async (ctx, body) => {
+    const b = validate(hermesSubagentHook, body);
+    if (b.child_session_id && b.parent_session_id)
+      await ctx.gate.subagentStarted({ childSessionId: b.child_session_id, parentSessionId: b.parent_session_id, role: b.child_role ?? null });
+    return ok({});
+  } },
+  subagent_stop: { kind: 'other', handle: async (ctx, body) => {
+    const b = validate(hermesSubagentHook, body);
+    if (b.child_session_id) await ctx.gate.endSession(b.child_session_id);
+    return ok({});
+  } },
 };
 
 /** A hook name this daemon does not know. Named like a tool hook, it fails as one (a block), since it may be one. */

@@ -91,6 +91,16 @@ describe('tollgate hook --hermes (Hermes shell hooks) against a real daemon', fu
     expect(plain.exitCode, plain.stdout).to.equal(0);
   });
 
+  it('forwards a pre_llm_call whose message carries megabytes of attached context (sent without it, as the plugin does)', async () => {
+    const result = await hook(fixtureWith('hermes-pre_llm_call.json', (p) => {
+      p['session_id'] = 'big-attachment';
+      (p['extra'] as Record<string, unknown>)['user_message'] = `summarise the attached log\n\n--- Attached Context ---\n\n${'log line\n'.repeat(300_000)}`;
+    }));
+    expect(result.exitCode, result.stderr).to.equal(0);
+    const plain = await hook(fixtureWith('hermes-pre_tool_call-plain.json', (p) => { p['session_id'] = 'big-attachment'; }));
+    expect(plain.exitCode, plain.stdout).to.equal(0);
+  });
+
   it('treats a payload without hook_event_name but with a tool as a pre_tool_call', async () => {
     const result = await hook(fixtureWith('hermes-pre_tool_call-hardline.json', (p) => { delete p['hook_event_name']; }));
     expect(result.exitCode).to.equal(2);

@@ -135,5 +135,33 @@ describe('Hermes hooks over the socket', () => {
         expect(reply.status).to.equal(200);
         expect(reply.json).to.deep.equal({});
       });
+
+    it('on_session_start opens the session without recording any words', async () => {
+      await daemon.request('POST', '/v1/hooks/hermes/on_session_start', { session_id: 's2', platform: 'cli', model: 'm' });
+      expect(await daemon.recorded('UserMessageReceived')).to.deep.equal([]);
+      expect((await preToolCall(daemon, 's2', 'ls')).json).to.include({ action: 'allow' });
+      expect((await preToolCall(daemon, 's2', 'rm -rf /')).json).to.include({ action: 'block', layer: 'hardline' });
+    });
+
+    it('a turn Hermes wrote itself opens the session but records no words', async () => {
+      await daemon.request('POST', '/v1/hooks/hermes/pre_llm_call', { session_id: 'cron-1', user_message: 'Cronjob Response: nightly backup', platform: 'cron' });
+      expect(await daemon.recorded('UserMessageReceived')).to.deep.equal([]);
+      expect((await daemon.recorded('SessionStarted'))[0]?.data).to.deep.include({ sessionId: 'cron-1', platform: 'cron' });
+    });
+
+    it('subagent_start links the child to a known parent; subagent_stop ends the child', async () => {
+      await startSession(daemon, 'parent');
+      await daemon.request('POST', '/v1/hooks/hermes/subagent_start', { parent_session_id: 'parent', child_session_id: 'kid', child_role: 'leaf', child_goal: 'tidy' });
+      const started = (await daemon.recorded('SessionStarted')).map((e) => e.data);
+      expect(started).to.deep.include({ sessionId: 'kid', platform: 'subagent', parentSessionId: 'parent', at: (started[1] as { at: string }).at });
+      expect((await preToolCall(daemon, 'kid', 'ls')).json).to.include({ action: 'allow' });
+      await daemon.request('POST', '/v1/hooks/hermes/subagent_stop', { parent_session_id: 'parent', child_session_id: 'kid', child_status: 'completed' });
+      expect((await preToolCall(daemon, 'kid', 'ls')).json).to.include({ action: 'block', layer: 'session' });
+    });
+
+    it('subagent_start of an unknown parent gives the child no authority', async () => {
+      await daemon.request('POST', '/v1/hooks/hermes/subagent_start', { parent_session_id: 'ghost', child_session_id: 'kid' });
+      expect((await preToolCall(daemon, 'kid', 'ls')).json).to.include({ action: 'block', layer: 'session' });
+    });
   });
 });

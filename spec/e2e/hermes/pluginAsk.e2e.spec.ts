@@ -13,11 +13,11 @@
  *   3. (victim re-created) the same command again → asks again, a new question, victim kept;
  *   4. (that question answered `deny` over POST /v1/approvals/<id>) the retry → not run, victim kept.
  *
- * B. The default (`auto`): the plugin puts the question on Hermes' own approval prompt. `hermes chat -q` installs the
- *    CLI's approval callback (hermes_cli/cli_agent_setup_mixin.py:239 `_init_agent` → cli.py:6193) but runs no
- *    prompt UI, so nobody can answer: after Hermes' `approvals.timeout` the callback returns deny (cli.py:11375-11450)
- *    — the same fate Hermes' own dangerous-command prompts meet in this mode. tollgate must record that as a deny
- *    and keep the command from running.
+ * B. `TOLLGATE_HERMES_PROMPT=always`: the plugin puts the question on Hermes' own approval prompt
+ *    (tools/approval.py `prompt_dangerous_approval`, its input() fallback since `-q` shows no prompt UI), the person
+ *    answers there (here: on Hermes' stdin), the answer is recorded as ApprovalAnswered and the held call runs or not.
+ * C. The default (`auto`) under `hermes chat -q`: no prompt is on screen, so the plugin must not hand the question
+ *    to one; it comes back as a block naming it, as in A.
  */
 import { expect } from 'chai';
 import { useHermes } from './support/hermesVenv.ts';
@@ -144,40 +144,94 @@ describe('Hermes 0.19 + tollgate plugin: ask, approve once (tollgate approve), a
   });
 });
 
-describe('Hermes 0.19 + tollgate plugin: ask on Hermes\' own prompt, nobody answers', function () {
+describe('Hermes 0.19 + tollgate plugin: ask on Hermes\' own approval prompt, answered there', function () {
   this.timeout(240_000);
   const hermes = useHermes();
   let world: World;
   let conversation: Conversation;
   let events: RecordedTollgateEvent[];
-  let command: string;
+  let first: string;
+  let second: string;
+  const seen: Record<string, boolean> = {};
 
   before(async () => {
     world = await openWorld({ label: 'tollgate-hermes-prompt' });
-    command = `rm -r ${world.makeVictim('victim')}`;
+    first = `rm -r ${world.makeVictim('victim-once')}`;
+    second = `rm -r ${world.makeVictim('victim-deny')}`;
     conversation = await converse(world, {
       install: hermes.current,
-      userText: 'Remove the victim folder.',
-      script: [{ id: 'call_prompted', tool: 'terminal', args: { command } }, { text: 'Prompt flow over.' }],
+      env: { TOLLGATE_HERMES_PROMPT: 'always' },
+      // The person at Hermes' prompt: "o" (once) to the first question, "d" (deny) to the second.
+      stdin: 'o\nd\n',
+      userText: 'Remove both victim folders.',
+      script: [
+        { id: 'call_once', tool: 'terminal', args: { command: first } },
+        { id: 'call_deny', tool: 'terminal', args: { command: second }, before: () => { seen.onceRan = !world.exists('victim-once'); } },
+        { text: 'Prompt flow over.' },
+      ],
     });
     events = await world.daemon!.events();
   });
   after(async () => { await world?.close(); });
 
-  it('asks through Hermes\' prompt; no answer is a deny: recorded, blocked, not run', () => {
+  it('puts the question on Hermes\' prompt; "once" there runs the held call, recorded as the answer', () => {
     const { run } = conversation;
     expect(run.exitCode, run.describe()).to.equal(0);
-    expect(world.exists('victim'), `ran without an answer\n${run.describe()}`).to.equal(true);
+    expect(seen.onceRan, `not run after "once"\n${run.describe()}`).to.equal(true);
     const requested = ofType(events, 'ApprovalRequested');
-    expect(requested, run.describe()).to.have.length(1);
-    expect(requested[0]!.data.resumption).to.equal('held');
+    expect(requested.map((e) => e.data.resumption), run.describe()).to.deep.equal(['held', 'held']);
     const answered = ofType(events, 'ApprovalAnswered');
-    expect(answered.map((e) => [e.data.approvalId, e.data.answer, e.data.callAllowed, e.data.answeredBy]), run.describe())
-      .to.deep.equal([[requested[0]!.data.approvalId, 'deny', false, 'hermes-cli']]);
-    // Hermes' CLI prompt ran (and timed out) — the question did reach Hermes' own approval UI.
-    expect(run.stdout).to.contain('Timeout');
-    const error = toolResult(world.model, 'call_prompted')?.json?.error;
-    expect(error, run.describe()).to.be.a('string').and.contain(requested[0]!.data.approvalId);
+    expect(answered.map((e) => [e.data.approvalId, e.data.answer, e.data.callAllowed, e.data.answeredBy]), run.describe()).to.deep.equal([
+      [requested[0]!.data.approvalId, 'once', true, 'hermes-cli'],
+      [requested[1]!.data.approvalId, 'deny', false, 'hermes-cli'],
+    ]);
+    expect(toolResult(world.model, 'call_once')?.json?.exit_code, run.describe()).to.equal(0);
+  });
+
+  it('"deny" there: not run', () => {
+    const { run } = conversation;
+    expect(world.exists('victim-deny'), `ran after "deny"\n${run.describe()}`).to.equal(true);
+    expect(toolResult(world.model, 'call_deny')?.json?.error, run.describe()).to.be.a('string').and.match(/denied/i);
     expect(ofType(events, 'GrantIssued')).to.deep.equal([]);
+  });
+});
+
+describe('Hermes 0.19 + tollgate plugin: `hermes chat -q` has no prompt on screen', function () {
+  this.timeout(240_000);
+  const hermes = useHermes();
+  let world: World;
+  let conversation: Conversation;
+  let events: RecordedTollgateEvent[];
+  let pending: string[] = [];
+
+  before(async () => {
+    world = await openWorld({ label: 'tollgate-hermes-noprompt' });
+    const command = `rm -r ${world.makeVictim('victim')}`;
+    conversation = await converse(world, {
+      install: hermes.current,
+      userText: 'Remove the victim folder.',
+      script: [{ id: 'call_asked', tool: 'terminal', args: { command } }, {
+        text: 'No-prompt flow over.',
+        before: async () => {
+          const answer = await world.daemon!.request('GET', '/v1/approvals');
+          pending = ((answer.json as { approvals?: { approvalId: string }[] } | null)?.approvals ?? []).map((a) => a.approvalId);
+        },
+      }],
+    });
+    events = await world.daemon!.events();
+  });
+  after(async () => { await world?.close(); });
+
+  // hermes chat -q installs the CLI approval callback (hermes_cli/cli_agent_setup_mixin.py:239) but runs no prompt UI,
+  // so a question put there would wait out approvals.timeout unseen and come back as deny (cli.py:11375-11450).
+  it('does not ask an invisible prompt: the question comes back at once as a block naming it, and stays open', () => {
+    const { run } = conversation;
+    expect(world.exists('victim'), run.describe()).to.equal(true);
+    expect(run.stdout, run.describe()).to.not.contain('Timeout');
+    const requested = ofType(events, 'ApprovalRequested');
+    expect(requested.map((e) => e.data.resumption), run.describe()).to.deep.equal(['retry']);
+    expect(ofType(events, 'ApprovalAnswered')).to.deep.equal([]);
+    expect(pending).to.deep.equal([requested[0]!.data.approvalId]);
+    expect(toolResult(world.model, 'call_asked')?.json?.error as string, run.describe()).to.contain(`tollgate approve ${requested[0]!.data.approvalId}`);
   });
 });

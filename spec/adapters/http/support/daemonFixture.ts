@@ -58,6 +58,8 @@ export const startDaemon = async (options: DaemonFixtureOptions = {}): Promise<D
 /** A gate that forwards everything to the real one, except the methods given. */
 export const delegatingGate = (gate: Gate, overrides: Partial<Pick<DaemonGate, 'toolCall' | 'output' | 'userMessage' | 'answer'>>): DaemonGate => ({
   userMessage: overrides.userMessage ?? ((input) => gate.userMessage(input)),
+  sessionSeen: (input) => gate.sessionSeen(input),
+  subagentStarted: (input) => gate.subagentStarted(input),
   toolCall: overrides.toolCall ?? ((input) => gate.toolCall(input)),
   output: overrides.output ?? ((input) => gate.output(input)),
   answer: overrides.answer ?? ((id, answer, by) => gate.answer(id, answer, by)),

@@ -33,6 +33,8 @@ export interface RunHermesOptions {
   /** `--yolo` (process-wide approval bypass in Hermes). @defaultValue false */
   readonly yolo?: boolean;
   readonly env?: Readonly<Record<string, string>>;
+  /** Written to Hermes' stdin (then closed): answers for its input() prompts. @defaultValue no stdin */
+  readonly stdin?: string;
   /** @defaultValue 120_000 */
   readonly timeoutMs?: number;
 }
@@ -75,7 +77,8 @@ export const runHermes = (options: RunHermesOptions): Promise<HermesRun> => new 
   const args = ['chat', '-q', options.userText, ...(options.quiet === false ? [] : ['-Q']), ...(options.yolo ? ['--yolo'] : [])];
   const firstRequest = options.model.requests.length;
   const started = Date.now();
-  const child = spawn(options.install.hermes, args, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(options.install.hermes, args, { cwd: options.cwd, env, stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], detached: true });
+  if (options.stdin !== undefined) child.stdin?.end(options.stdin);
   let stdout = '';
   let stderr = '';
   let timedOut = false;

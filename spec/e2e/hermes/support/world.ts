@@ -66,6 +66,8 @@ export interface ConverseOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Tell Hermes the socket through TOLLGATE_SOCKET. @defaultValue true */
   readonly socketEnv?: boolean;
+  /** Hermes' stdin (answers for its input() approval prompt). */
+  readonly stdin?: string;
   /** Use this HERMES_HOME instead of generating one (e.g. one `tollgate install hermes` prepared). */
   readonly home?: HermesHome;
 }
@@ -86,6 +88,7 @@ export const converse = async (world: World, options: ConverseOptions): Promise<
     install: options.install, home, model: world.model, userText: options.userText, cwd: world.work,
     ...(options.yolo ? { yolo: true } : {}),
     ...(options.quiet === false ? { quiet: false } : {}),
+    ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
     env: { ...(options.socketEnv === false ? {} : { TOLLGATE_SOCKET: world.socket }), ...options.env },
   });
   return { run, home };
