@@ -33,7 +33,7 @@ export interface RunHermesOptions {
   /** `--yolo` (process-wide approval bypass in Hermes). @defaultValue false */
   readonly yolo?: boolean;
   readonly env?: Readonly<Record<string, string>>;
-  /** Written to Hermes' stdin (then closed): answers for its input() prompts. @defaultValue no stdin */
+  /** Written to Hermes' stdin (then closed): answers for its input() prompts. @defaultValue empty */
   readonly stdin?: string;
   /** @defaultValue 120_000 */
   readonly timeoutMs?: number;
@@ -77,8 +77,9 @@ export const runHermes = (options: RunHermesOptions): Promise<HermesRun> => new 
   const args = ['chat', '-q', options.userText, ...(options.quiet === false ? [] : ['-Q']), ...(options.yolo ? ['--yolo'] : [])];
   const firstRequest = options.model.requests.length;
   const started = Date.now();
-  const child = spawn(options.install.hermes, args, { cwd: options.cwd, env, stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], detached: true });
-  if (options.stdin !== undefined) child.stdin?.end(options.stdin);
+  const child = spawn(options.install.hermes, args, { cwd: options.cwd, env, stdio: 'pipe', detached: true });
+  // Not a terminal either way; without answers Hermes reads end-of-file at once.
+  child.stdin.end(options.stdin ?? '');
   let stdout = '';
   let stderr = '';
   let timedOut = false;
