@@ -2,10 +2,6 @@
  * Decision latency: in process (a terminal command classified with the real bash grammar and decided by the
  * whole gate, no ledger) and through the daemon's Unix socket (a Hermes pre_tool_call, durable append included).
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { decide } from '../../domain/session/decide.ts';
 import { evolve } from '../../domain/session/evolve.ts';
 import { initialState } from '../../domain/session/sessionState.ts';
@@ -13,6 +9,7 @@ import { classifyToolCall } from '../../domain/tools/classifyToolCall.ts';
 import { requestOverSocket } from '../../adapters/http/socketClient.ts';
 import { sharedBashAnalyzer } from '../../ops/runtime/sharedAnalyzer.ts';
 import { manualSettings, sessionStarted, userMessageReceived } from '../support/sessionFixtures.ts';
+import { withDaemon } from './benchDaemon.ts';
 import { percentile } from './stats.ts';
 
 export const benchCommands = [
@@ -40,31 +37,16 @@ export const decisionInProcess = async (iterations = 20_000): Promise<{ p50_us: 
   return { p50_us: percentile(measured, 50), p99_us: percentile(measured, 99) };
 };
 
-/** Starts a real daemon (child process, SQLite ledger in a temp folder) and sends pre_tool_call over its socket. */
-export const decisionOverSocket = async (iterations = 2_000): Promise<{ p50_ms: number; p99_ms: number }> => {
-  const dir = mkdtempSync(join(tmpdir(), 'tollgate-bench-'));
-  const socket = join(dir, 'tollgate.sock');
-  writeFileSync(join(dir, 'tollgate.yaml'), `ledger:\n  url: sqlite:${join(dir, 'ledger.db')}\ndata:\n  dir: ${dir}\nserver:\n  socket: ${socket}\n`);
-  const daemon = spawn(process.execPath, ['bin/tollgate.mjs', '-c', join(dir, 'tollgate.yaml'), 'serve'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  try {
-    await new Promise<void>((resolve, reject) => {
-      daemon.stdout.on('data', (chunk: Buffer) => { if (chunk.toString().includes('listening')) resolve(); });
-      daemon.once('exit', (code) => reject(new Error(`daemon exited with ${code}`)));
-    });
-    await requestOverSocket(socket, 'POST', '/v1/hooks/hermes/pre_llm_call', { session_id: 'bench', user_message: 'run the usual checks' });
-    const samples: number[] = [];
-    for (let i = 0; i < iterations; i++) {
-      const line = benchCommands[i % benchCommands.length]!;
-      const started = process.hrtime.bigint();
-      const reply = await requestOverSocket(socket, 'POST', '/v1/hooks/hermes/pre_tool_call', { session_id: 'bench', tool_name: 'terminal', args: { command: line }, tool_call_id: `t${i}` });
-      samples.push(Number(process.hrtime.bigint() - started) / 1e6);
-      if (reply.status !== 200) throw new Error(`pre_tool_call answered ${reply.status}: ${reply.text}`);
-    }
-    const measured = samples.slice(Math.floor(iterations / 10));
-    return { p50_ms: percentile(measured, 50), p99_ms: percentile(measured, 99) };
-  } finally {
-    daemon.kill('SIGTERM');
-    await new Promise((resolve) => daemon.once('exit', resolve));
-    rmSync(dir, { recursive: true, force: true });
+export const decisionOverSocket = (iterations = 2_000): Promise<{ p50_ms: number; p99_ms: number }> => withDaemon(async (socket) => {
+  await requestOverSocket(socket, 'POST', '/v1/hooks/hermes/pre_llm_call', { session_id: 'bench', user_message: 'run the usual checks' });
+  const samples: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const line = benchCommands[i % benchCommands.length]!;
+    const started = process.hrtime.bigint();
+    const reply = await requestOverSocket(socket, 'POST', '/v1/hooks/hermes/pre_tool_call', { session_id: 'bench', tool_name: 'terminal', args: { command: line }, tool_call_id: `t${i}` });
+    samples.push(Number(process.hrtime.bigint() - started) / 1e6);
+    if (reply.status !== 200) throw new Error(`pre_tool_call answered ${reply.status}: ${reply.text}`);
   }
-};
+  const measured = samples.slice(Math.floor(iterations / 10));
+  return { p50_ms: percentile(measured, 50), p99_ms: percentile(measured, 99) };
+});

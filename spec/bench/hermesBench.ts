@@ -3,30 +3,11 @@
  * through the Python plugin's callback (plugin → socket → gate → append → answer), and through the shell hook
  * (`tollgate hook --hermes`, one process per call, as Hermes runs it).
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { withDaemon } from './benchDaemon.ts';
 import { requestOverSocket } from '../../adapters/http/socketClient.ts';
 import { percentile } from './stats.ts';
-
-const withDaemon = async <T>(work: (socket: string) => Promise<T>): Promise<T> => {
-  const dir = mkdtempSync(join(tmpdir(), 'tollgate-hermes-bench-'));
-  const socket = join(dir, 'tollgate.sock');
-  writeFileSync(join(dir, 'tollgate.yaml'), `ledger:\n  url: sqlite:${join(dir, 'ledger.db')}\ndata:\n  dir: ${dir}\nserver:\n  socket: ${socket}\n`);
-  const daemon = spawn(process.execPath, ['bin/tollgate.mjs', '-c', join(dir, 'tollgate.yaml'), 'serve'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  try {
-    await new Promise<void>((ready, fail) => {
-      daemon.stdout.on('data', (chunk: Buffer) => { if (chunk.toString().includes('listening')) ready(); });
-      daemon.once('exit', (code) => fail(new Error(`daemon exited with ${code}`)));
-    });
-    return await work(socket);
-  } finally {
-    daemon.kill('SIGTERM');
-    await new Promise((done) => daemon.once('exit', done));
-    rmSync(dir, { recursive: true, force: true });
-  }
-};
 
 export const hermesPluginOverhead = (iterations = 1500): Promise<{ p50_ms: number; p99_ms: number }> => withDaemon(async (socket) => {
   const run = spawnSync('python3', [resolve('spec/bench/pluginOverhead.py'), resolve('adapters/hermes/plugin'), String(iterations)], {
