@@ -66,6 +66,14 @@ const proposeToolCall = (command: ProposeToolCall, state: SessionState): Tollgat
 };
 
 const decideToolCall = ({ data }: ProposeToolCall, state: OpenSession): TollgateEvent[] => {
+  const earlier = state.recentDecisions.find((d) => d.callId === data.callId);
+  // The same call asked again (a plugin and a shell hook both guarding, a resent request) gets the answer it already
+  // has: nothing new is decided, so a one-time grant is not spent twice. The same id for another action is refused.
+  if (earlier !== undefined && earlier.tool === data.tool && earlier.fingerprint === data.fingerprint) return [];
+  if (earlier !== undefined) {
+    return [toolCallDecided(data, { layer: 'input', verdict: 'block', reasons: ['input:call-id-reused'], mode: 'enforce',
+      message: `Blocked: call id ${data.callId} was already used for another action in this session.` }, [], null, null)];
+  }
   const decision = runGate({
     tool: data.tool, args: data.args, fingerprint: data.fingerprint, shell: data.shell, runsShell: data.runsShell,
     settings: data.settings, grants: Object.values(state.grants), allowlisted: data.allowlisted,

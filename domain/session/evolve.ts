@@ -1,6 +1,6 @@
 /** The pure fold from a session's events to its state. */
 import type { TollgateEvent } from '../events/catalogue.ts';
-import type { OpenSession, SessionState } from './sessionState.ts';
+import { recentDecisionsKept, type OpenSession, type SessionState } from './sessionState.ts';
 import { ownEntry } from '../encoding/ownEntry.ts';
 
 export const evolve = (state: SessionState, event: TollgateEvent): SessionState => {
@@ -8,10 +8,16 @@ export const evolve = (state: SessionState, event: TollgateEvent): SessionState 
     case 'SessionStarted':
       return {
         status: 'open', sessionId: event.data.sessionId, parentSessionId: event.data.parentSessionId,
-        platform: event.data.platform, userMessages: 0, pending: {}, nextExpiryMs: null, grants: {},
+        platform: event.data.platform, userMessages: 0, pending: {}, nextExpiryMs: null, grants: {}, recentDecisions: [],
       };
     case 'UserMessageReceived':
       return state.status === 'open' ? { ...state, userMessages: state.userMessages + 1 } : state;
+    case 'ToolCallDecided': {
+      if (state.status !== 'open') return state;
+      const { callId, tool, fingerprint, verdict, layer, reasons, message, approvalId } = event.data;
+      const kept = state.recentDecisions.length >= recentDecisionsKept ? state.recentDecisions.slice(1) : state.recentDecisions;
+      return { ...state, recentDecisions: [...kept, { callId, tool, fingerprint, verdict, layer, reasons, message, approvalId }] };
+    }
     case 'ApprovalRequested': {
       if (state.status !== 'open') return state;
       const { approvalId, callId, tool, fingerprint, summary, resumption, expiresAt } = event.data;
@@ -23,7 +29,9 @@ export const evolve = (state: SessionState, event: TollgateEvent): SessionState 
     case 'ApprovalExpired': {
       if (state.status !== 'open') return state;
       const pending = without(state.pending, event.data.approvalId);
-      return { ...state, pending, nextExpiryMs: earliestExpiry(pending) };
+      const outcome = event.type === 'ApprovalExpired' ? 'expired' : event.data.callAllowed ? `answered-${event.data.answer}` : 'denied';
+      const allowed = event.type === 'ApprovalAnswered' && event.data.callAllowed;
+      return { ...state, pending, nextExpiryMs: earliestExpiry(pending), recentDecisions: settleAsked(state.recentDecisions, event.data.callId, allowed, outcome) };
     }
     case 'GrantIssued': {
       if (state.status !== 'open') return state;
@@ -38,6 +46,12 @@ export const evolve = (state: SessionState, event: TollgateEvent): SessionState 
       return state;
   }
 };
+
+/** What a held question turned into, so the same call asked again hears the human's answer. */
+const settleAsked = (recent: OpenSession['recentDecisions'], callId: string, allowed: boolean, outcome: string): OpenSession['recentDecisions'] =>
+  recent.map((d) => (d.callId === callId && d.verdict === 'ask'
+    ? { ...d, verdict: allowed ? 'allow' as const : 'block' as const, reasons: [...d.reasons, `approvals:${outcome}`] }
+    : d));
 
 const consume = (state: OpenSession, grantId: string): OpenSession =>
   ownEntry(state.grants, grantId)?.scope === 'once' ? { ...state, grants: without(state.grants, grantId) } : state;

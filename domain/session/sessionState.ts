@@ -1,4 +1,5 @@
 /** What the gate remembers about one session, folded from its stream. */
+import type { LayerName } from '../gate/verdict.ts';
 
 export interface PendingApproval {
   readonly approvalId: string;
@@ -18,6 +19,21 @@ export interface SessionGrant {
   readonly fingerprint: string;
 }
 
+/** A decision as the runtime heard it, kept so the same call asked twice gets the same answer. */
+export interface RecentDecision {
+  readonly callId: string;
+  readonly tool: string;
+  readonly fingerprint: string;
+  readonly verdict: 'allow' | 'ask' | 'block';
+  readonly layer: LayerName;
+  readonly reasons: readonly string[];
+  readonly message: string;
+  readonly approvalId: string | null;
+}
+
+/** How many recent decisions a session remembers for repeated calls (a plugin and a shell hook, a resent request). */
+export const recentDecisionsKept = 16;
+
 export interface OpenSession {
   readonly status: 'open';
   readonly sessionId: string;
@@ -30,6 +46,8 @@ export interface OpenSession {
   readonly nextExpiryMs: number | null;
   /** Grants usable in this session (once grants until consumed), by grant id. */
   readonly grants: Readonly<Record<string, SessionGrant>>;
+  /** The last few decisions, oldest first. */
+  readonly recentDecisions: readonly RecentDecision[];
 }
 
 export type SessionState =

@@ -20,6 +20,7 @@ import { sessionTimeline, type SessionTimelines } from '../../projections/sessio
 import { wouldBlockReport, type WouldBlockReport } from '../../projections/wouldBlockReport.ts';
 import type { TollgateConfig } from '../config/configSchema.ts';
 import { ApprovalWaiters } from './approvalWaiters.ts';
+import type { SessionState } from '../../domain/session/sessionState.ts';
 import { SessionStore } from './sessionStore.ts';
 import {
   failClosed, heldReplyNotice, type ApprovalResult, type OutputVerdict, type ToolCallVerdict,
@@ -139,7 +140,9 @@ export class Gate {
         },
       }));
       this.noteAppended(done.position, done.events);
-      return toolVerdictFrom(done.events, input.sessionId, callId, done.position);
+      return done.events.length === 0
+        ? repeatedVerdict(done.state, input.sessionId, callId)
+        : toolVerdictFrom(done.events, input.sessionId, callId, done.position);
     } catch (error) {
       return this.failedToolCall(input.sessionId, callId, error);
     }
@@ -313,6 +316,18 @@ const toolVerdictFrom = (events: readonly TollgateEvent[], sessionId: string, ca
     verdict: d.verdict, layer: d.layer, reasons: d.reasons, message: d.message, callId, sessionId,
     approvalId: d.approvalId, expiresAt: requested?.type === 'ApprovalRequested' ? requested.data.expiresAt : null,
     wouldBlock: d.wouldBlock.map((w) => ({ layer: w.layer, reasons: w.reasons })), position,
+  };
+};
+
+/** The answer a call already has (it was asked again): the recorded decision, settled by any human answer since. */
+const repeatedVerdict = (state: SessionState, sessionId: string, callId: string): ToolCallVerdict => {
+  const earlier = state.status === 'open' ? state.recentDecisions.find((d) => d.callId === callId) : undefined;
+  if (earlier === undefined || state.status !== 'open') throw new Error('Assertion failed: a call that decided nothing has no earlier decision');
+  const pending = earlier.approvalId === null ? undefined : ownEntry(state.pending, earlier.approvalId);
+  return {
+    verdict: earlier.verdict, layer: earlier.layer, reasons: [...earlier.reasons, 'input:same-call-again'],
+    message: earlier.message, callId, sessionId, approvalId: earlier.verdict === 'ask' ? earlier.approvalId : null,
+    expiresAt: pending?.expiresAt ?? null, wouldBlock: [], position: 0,
   };
 };
 

@@ -114,7 +114,7 @@ const configChange = (options: InstallOptions, hookEntries: readonly ShellHookEn
 };
 
 const hookStillThere = (event: string) =>
-  `config.yaml also runs tollgate as a shell hook for ${event}; each call is then decided twice (run with --both to keep it, or remove hooks.${event}'s tollgate entry)`;
+  `config.yaml also runs tollgate as a shell hook for ${event}; each call is then asked about twice (run with --both to keep it, or remove hooks.${event}'s tollgate entry)`;
 
 const tollgateHookEvents = (value: unknown): string[] => {
   const hooks = isPlainObject(value) ? value['hooks'] : undefined;
@@ -175,7 +175,7 @@ const shellHookNotes = (command: string, accepted: boolean, mode: InstallMode): 
     : `Hermes runs a shell hook only after the user accepts it once: answer its prompt on the next interactive start, or set hooks_auto_accept: true in config.yaml (or HERMES_ACCEPT_HOOKS=1), which accepts every configured hook. Until then Hermes skips it silently.`,
   'fail_closed: true is honoured only by newer Hermes; hermes-agent 0.19 ignores it and runs the call when the hook cannot start, times out or prints nothing. The hook answers a block itself for every failure it can see (daemon down, no answer within 5 s, a garbage answer).',
   'A shell hook can only block: a question is answered with a block naming it (`tollgate approve <id>`, then the agent\'s retry runs once), and replies (transform_llm_output) are not checked — the plugin does both.',
-  ...(mode === 'both' ? ['With --both each tool call is decided twice (plugin, then hook) and recorded twice; an approved question is used up by the plugin\'s retry, so the hook asks again — prefer the plugin alone unless you need the hook as a second line.'] : []),
+  ...(mode === 'both' ? ['With --both the plugin and the hook both ask about each tool call; the daemon decides a call once (by Hermes\' tool_call_id) and gives the second asker the same answer, so a one-time approval is not spent twice.'] : []),
 ];
 
 export const installHermes = (options: InstallOptions & { readonly dryRun?: boolean }): InstallReport => {

@@ -129,3 +129,25 @@ describe('StartSubagent', () => {
     given([sessionStarted('child')]).when(start(true)).then([]);
   });
 });
+
+describe('ProposeToolCall asked again with the same call id', () => {
+  const opened = () => openSession.reduce(evolve, initialState());
+
+  it('decides nothing new: the call already has its answer', () => {
+    const state = decide(proposeTerminal('ls -la'), opened()).reduce(evolve, opened());
+    expect(decide(proposeTerminal('ls -la', { approvalId: 'other' }), state)).to.deep.equal([]);
+    expect(state.status === 'open' && state.recentDecisions.map((d) => d.verdict)).to.deep.equal(['allow']);
+  });
+
+  it('blocks the same call id used for another action', () => {
+    const state = decide(proposeTerminal('ls -la'), opened()).reduce(evolve, opened());
+    const [refused] = decide(proposeTerminal('rm -rf build/'), state);
+    expect(refused?.data).to.deep.include({ verdict: 'block', layer: 'input', reasons: ['input:call-id-reused'] });
+  });
+
+  it("remembers the human's answer to an asked call, so asking again hears it", () => {
+    let state = decide(proposeTerminal('rm -r build/'), opened()).reduce(evolve, opened());
+    state = decide({ type: 'AnswerApproval', data: { sessionId: 'main', now: at(3), approvalId: 'approval-1', answer: 'once', answeredBy: null, grantId: 'g' } }, state).reduce(evolve, state);
+    expect(state.status === 'open' && state.recentDecisions[0]).to.deep.include({ verdict: 'allow', reasons: ['dangerous:recursive-delete', 'approvals:answered-once'] });
+  });
+});

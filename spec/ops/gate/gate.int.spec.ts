@@ -98,3 +98,31 @@ describe('Gate (service over the real grammar and a memory ledger)', () => {
     expect(verdict.replacement).to.be.a('string');
   });
 });
+
+describe('Gate: the same call asked twice (a plugin and a shell hook both guarding)', () => {
+  let gate: Gate;
+  afterEach(async () => { await gate?.close(); });
+
+  it('answers the second ask with the first decision and does not spend a one-time grant twice', async () => {
+    gate = await openTestGate();
+    await gate.userMessage({ sessionId: 's', text: 'clean' });
+    const asked = await gate.toolCall({ sessionId: 's', tool: 'terminal', args: { command: 'rm -r build/' }, resumption: 'retry' });
+    await gate.answer(asked.approvalId!, 'once');
+    const first = await gate.toolCall({ sessionId: 's', tool: 'terminal', args: { command: 'rm -r build/' }, callId: 'hermes-call-7', resumption: 'retry' });
+    const again = await gate.toolCall({ sessionId: 's', tool: 'terminal', args: { command: 'rm -r build/' }, callId: 'hermes-call-7', resumption: 'retry' });
+    expect(first.verdict).to.equal('allow');
+    expect(again).to.deep.include({ verdict: 'allow', position: 0 });
+    expect(again.reasons).to.include('input:same-call-again');
+    const consumed = (await gate.ledger.readStream('session-s')).filter((r) => r.type === 'GrantConsumed');
+    expect(consumed).to.have.length(1);
+  });
+
+  it('lets the same held call through on the second ask once the human approved it', async () => {
+    gate = await openTestGate();
+    await gate.userMessage({ sessionId: 's', text: 'clean' });
+    const asked = await gate.toolCall({ sessionId: 's', tool: 'terminal', args: { command: 'rm -r build/' }, callId: 'c1' });
+    expect((await gate.toolCall({ sessionId: 's', tool: 'terminal', args: { command: 'rm -r build/' }, callId: 'c1' })).verdict).to.equal('ask');
+    await gate.answer(asked.approvalId!, 'once');
+    expect((await gate.toolCall({ sessionId: 's', tool: 'terminal', args: { command: 'rm -r build/' }, callId: 'c1' })).verdict).to.equal('allow');
+  });
+});
