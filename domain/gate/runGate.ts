@@ -21,7 +21,6 @@ export interface GateDecision {
   readonly grantId: string | null;
 }
 
-
 export const runGate = (input: GateInput, layers: readonly GateLayer[] = gateLayers): GateDecision => {
   let final: LayerVerdict | null = null;
   let grantId: string | null = null;

@@ -33,6 +33,3 @@ export interface LayerVerdict {
 const rank: Readonly<Record<Verdict, number>> = { allow: 0, ask: 1, block: 2 };
 
 export const isStricter = (a: Verdict, b: Verdict): boolean => rank[a] > rank[b];
-
-export const strictest = (verdicts: readonly Verdict[]): Verdict =>
-  verdicts.reduce<Verdict>((worst, v) => (isStricter(v, worst) ? v : worst), 'allow');

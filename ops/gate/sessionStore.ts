@@ -35,7 +35,6 @@ const cachedSessions = 10_000;
 export class SessionStore {
   private readonly cache = new Map<string, Loaded>();
   private readonly lock = new KeyedLock();
-  private commandCounter = 0;
 
   constructor(private readonly ledger: Ledger, private readonly newId: () => string, private readonly writer = 'tollgate') {}
 
@@ -64,7 +63,6 @@ export class SessionStore {
           });
           const state = events.reduce(evolve, loaded.state);
           this.cache.set(sessionId, { state, revision: result.nextExpectedRevision });
-          this.commandCounter++;
           return { command, events, position: result.position, state };
         } catch (error) {
           this.cache.delete(sessionId);
@@ -77,10 +75,6 @@ export class SessionStore {
   /** Forget cached states (after a restart or when another process may have written). */
   clear(): void {
     this.cache.clear();
-  }
-
-  get commandsExecuted(): number {
-    return this.commandCounter;
   }
 
   private async load(sessionId: string): Promise<Loaded> {
