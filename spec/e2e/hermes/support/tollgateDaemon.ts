@@ -18,6 +18,8 @@ export interface TollgateDaemon {
   readonly dir: string;
   readonly socket: string;
   readonly running: boolean;
+  /** The daemon's process id. */
+  readonly pid: number;
   /** SIGTERM and wait; a no-op once stopped. */
   stop(): Promise<void>;
   output(): string;
@@ -37,6 +39,7 @@ export const startTollgate = async (dir: string): Promise<TollgateDaemon> => {
     dir,
     socket,
     get running() { return running; },
+    pid: daemon.child.pid ?? -1,
     stop: async () => {
       if (running) daemon.child.kill('SIGTERM');
       await closed;

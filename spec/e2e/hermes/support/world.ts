@@ -28,10 +28,12 @@ export interface World {
   close(): Promise<void>;
 }
 
-export const openWorld = async (options: { label: string; daemon?: boolean }): Promise<World> => {
+export const openWorld = async (options: { label: string; daemon?: boolean; tollgateConfig?: (temp: string) => string }): Promise<World> => {
   const temp = await createTempDir(options.label);
   const work = temp.file('work');
   mkdirSync(work);
+  // The daemon runs in the temp folder, so a `tollgate.yaml` there is the configuration it loads.
+  if (options.tollgateConfig) writeFileSync(temp.file('tollgate.yaml'), options.tollgateConfig(temp.path));
   const daemon = options.daemon === false ? null : await startTollgate(temp.path);
   const model = await startFakeModel();
   const file = (...names: string[]) => join(work, ...names);
