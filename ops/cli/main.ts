@@ -12,6 +12,7 @@ import { installCommand } from './commands/install.ts';
 import { replayCommand } from './commands/replay.ts';
 import { serveCommand } from './commands/serve.ts';
 import { tailCommand } from './commands/tail.ts';
+import { uninstallCommand } from './commands/uninstall.ts';
 import { verifyCommand } from './commands/verify.ts';
 import { UsageError } from './usageError.ts';
 import { tollgateVersion } from '../version.ts';
@@ -27,7 +28,7 @@ const program = new Command('tollgate')
 
 for (const command of [
   serveCommand(), evalCommand(), replayCommand(), verifyCommand(), auditCommand(), tailCommand(), classifyCommand(),
-  approveCommand(), approvalsCommand(), hookCommand(), installCommand(), doctorCommand(),
+  approveCommand(), approvalsCommand(), hookCommand(), installCommand(), uninstallCommand(), doctorCommand(),
 ]) program.addCommand(command);
 
 try {
