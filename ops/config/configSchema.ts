@@ -25,6 +25,8 @@ export const configSchema = z.strictObject({
   server: z.strictObject({
     /** Unix socket path; created with mode 0600. */
     socket: z.string().default('./data/tollgate.sock'),
+    /** Mode of the socket file. 0666 lets another user's runtime connect (the separate-principal setup, `install system`). */
+    socket_mode: z.enum(['0600', '0660', '0666']).default('0600'),
     http: z.strictObject({
       enabled: z.boolean().default(false),
       /** Loopback only: the daemon refuses any other address. */
