@@ -13,6 +13,35 @@ export const SessionStarted = eventType('SessionStarted', z.object({
   sessionId: z.string(),
   platform: z.string().nullable(),
   parentSessionId: z.string().nullable(),
+  /** The runtime registration that opened the session (only it may add words, answer, end); null: anonymous. */
+  owner: z.string().nullable(),
+  at: instantSchema,
+}), { version: 2, upcasters: [{ from: 1, up: (data) => ({ ...(data as object), owner: null }) }] });
+
+/** A runtime registered with the daemon (`POST /v1/runtime/register`); its key is never recorded. */
+export const RuntimeRegistered = eventType('RuntimeRegistered', z.object({
+  registrationId: z.string(),
+  runtime: z.string(),
+  pid: z.number().int().nullable(),
+  /** The process's start time (/proc/<pid>/stat field 22), null where the platform does not say. */
+  pidStart: z.string().nullable(),
+  at: instantSchema,
+}));
+
+/** A new registration took over a session whose owner's process is gone (Hermes restarted with --resume). */
+export const SessionClaimed = eventType('SessionClaimed', z.object({
+  sessionId: z.string(),
+  from: z.string(),
+  to: z.string(),
+  at: instantSchema,
+}));
+
+/** A command the caller's channel may not give in this session (not its owner, an out-of-band answer, ...). */
+export const CallerRefused = eventType('CallerRefused', z.object({
+  sessionId: z.string(),
+  command: z.string(),
+  caller: z.string(),
+  reason: z.string(),
   at: instantSchema,
 }));
 
@@ -152,10 +181,44 @@ export const RawTextPurged = eventType('RawTextPurged', z.object({
   at: instantSchema,
 }));
 
+/**
+ * The configuration a daemon started with, one event per start on stream `config`: a digest of all of it and the
+ * settings that loosen or tighten the guard, so a changed `yolo` shows in the ledger and in `doctor`.
+ */
+export const ConfigLoaded = eventType('ConfigLoaded', z.object({
+  /** SHA-256 (hex) of the canonical JSON of the validated configuration, defaults filled in. */
+  digest: z.string(),
+  /** The file it was read from (absolute), or null when the built-in defaults were used. */
+  path: z.string().nullable(),
+  tollgateVersion: z.string(),
+  settings: z.object({
+    approvalsMode: z.string(),
+    yolo: z.boolean(),
+    /** null when this tollgate has no approvals.out_of_band key. */
+    outOfBand: z.boolean().nullable(),
+    timeoutSeconds: z.number(),
+    allowlistLength: z.number().int().nonnegative(),
+    /** fence, leak, provenance: enforce/block or observe. */
+    guardModes: z.record(z.string(), z.string()),
+    /** The ledger URL's scheme (sqlite, memory, …), not the URL: paths may carry credentials. */
+    ledgerKind: z.string(),
+    socket: z.string(),
+    humanSocket: z.string().nullable(),
+  }),
+  at: instantSchema,
+}));
+
+/** A projection checkpoint the daemon refused (no MAC, a wrong MAC, unreadable); that projection was rebuilt. */
+export const CheckpointRejected = eventType('CheckpointRejected', z.object({
+  projection: z.string(),
+  problem: z.string(),
+  at: instantSchema,
+}));
+
 export const catalogue = [
   SessionStarted, UserMessageReceived, ToolCallDecided, ApprovalRequested, ApprovalAnswered, ApprovalExpired,
   GrantIssued, GrantConsumed, AllowlistEntryRevoked, OutputChecked, ToolCallCompleted, SessionEnded,
-  RequestRejected, RawTextPurged,
+  RequestRejected, RawTextPurged, ConfigLoaded, CheckpointRejected, RuntimeRegistered, SessionClaimed, CallerRefused,
 ] as const;
 
 type Catalogue = (typeof catalogue)[number];

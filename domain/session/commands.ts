@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { approvalAnswerSchema, instantSchema, resumptionSchema, shellAnalysisSchema } from '../events/schemas.ts';
+import { callerSchema } from './caller.ts';
 
 export const gateSettingsSchema = z.object({
   approvals: z.object({
@@ -20,6 +21,13 @@ export type GateSettings = z.infer<typeof gateSettingsSchema>;
 
 const sessionRef = { sessionId: z.string().min(1), now: instantSchema };
 
+/**
+ * Who sent the command (as the channel proved it; absent in commands recorded before callers existed, which
+ * replay as in-process) and, for a registered caller that is not the session's owner, whether the owner's process
+ * is gone (computed outside: /proc start time), which lets it claim the session. See channelRules.ts.
+ */
+const channelRef = { caller: callerSchema.optional(), ownerGone: z.boolean().optional() };
+
 export const observeUserMessageSchema = z.object({
   type: z.literal('ObserveUserMessage'),
   data: z.object({
@@ -30,6 +38,7 @@ export const observeUserMessageSchema = z.object({
     senderId: z.string().nullable(),
     platform: z.string().nullable(),
     parentSessionId: z.string().nullable(),
+    ...channelRef,
   }),
 });
 
@@ -54,6 +63,8 @@ export const proposeToolCallSchema = z.object({
     resumption: resumptionSchema,
     /** Id to give the approval request, should the decision be to ask. */
     approvalId: z.string().min(1),
+    /** Any runtime caller may propose a call; a subagent session its first call opens is owned by this caller. */
+    caller: callerSchema.optional(),
   }),
 });
 
@@ -77,6 +88,11 @@ export const answerApprovalSchema = z.object({
     answeredBy: z.string().nullable(),
     /** Id for the grant a once (retrying runtimes), session or always answer issues. */
     grantId: z.string().min(1),
+    caller: callerSchema.optional(),
+    /** `approvals.out_of_band`: whether answers from unregistered callers are accepted (recorded as out-of-band). */
+    outOfBand: z.boolean().optional(),
+    /** The runtime's prompt the owner relayed the answer from (e.g. `hermes-cli`), recorded in answeredBy. */
+    surface: z.string().nullable().optional(),
   }),
 });
 
@@ -106,6 +122,7 @@ export const observeSessionSchema = z.object({
     ...sessionRef,
     platform: z.string().nullable(),
     parentSessionId: z.string().nullable(),
+    ...channelRef,
   }),
 });
 
@@ -117,12 +134,15 @@ export const startSubagentSchema = z.object({
     parentSessionId: z.string().min(1),
     parentKnown: z.boolean(),
     role: z.string().nullable(),
+    caller: callerSchema.optional(),
+    /** The parent session's owner (a registration id, null for anonymous), read by the gate; only it may start children. */
+    parentOwner: z.string().nullable().optional(),
   }),
 });
 
 export const endSessionSchema = z.object({
   type: z.literal('EndSession'),
-  data: z.object({ ...sessionRef }),
+  data: z.object({ ...sessionRef, ...channelRef }),
 });
 
 export const sessionCommandSchema = z.discriminatedUnion('type', [

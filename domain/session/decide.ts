@@ -14,6 +14,8 @@ import type {
 import { evolve } from './evolve.ts';
 import type { OpenSession, SessionState } from './sessionState.ts';
 import { ownEntry } from '../encoding/ownEntry.ts';
+import { inProcessCaller, principalOf } from './caller.ts';
+import { checkCaller } from './channelRules.ts';
 
 /** Questions one session may have waiting for a human at once; further asks are blocked until some are answered. */
 export const maxOpenQuestions = 32;
@@ -21,15 +23,28 @@ export const maxOpenQuestions = 32;
 export const decide = (command: SessionCommand, state: SessionState): TollgateEvent[] => {
   const expired = expireDue(state, command.data.now);
   const current = expired.reduce(evolve, state);
-  return [...expired, ...decideFresh(command, current)];
+  return [...expired, ...decideChecked(command, current)];
 };
 
-const decideFresh = (command: SessionCommand, state: SessionState): TollgateEvent[] => {
+/** The caller's channel first (channelRules.ts): a refusal is recorded and decides nothing else. */
+const decideChecked = (command: SessionCommand, state: SessionState): TollgateEvent[] => {
+  const check = checkCaller(command, state);
+  const { sessionId, now } = command.data;
+  if (check.kind === 'refused')
+    return [event('CallerRefused', { sessionId, command: command.type, caller: check.caller, reason: check.reason, at: now })];
+  if (check.kind === 'claim') {
+    const claimed = event('SessionClaimed', { sessionId, from: check.from, to: check.to, at: now });
+    return [claimed, ...decideFresh(command, evolve(state, claimed), null)];
+  }
+  return decideFresh(command, state, check.answeredBy);
+};
+
+const decideFresh = (command: SessionCommand, state: SessionState, answeredBy: string | null): TollgateEvent[] => {
   switch (command.type) {
     case 'ObserveUserMessage': return observeUserMessage(command, state);
     case 'ProposeToolCall': return proposeToolCall(command, state);
     case 'ProposeOutput': return proposeOutput(command, state);
-    case 'AnswerApproval': return answerApproval(command, state);
+    case 'AnswerApproval': return answerApproval(command, state, answeredBy);
     case 'ExpireApprovals': return expireApprovals(command, state);
     case 'RecordToolResult': return recordToolResult(command, state);
     case 'ObserveSession': return observeSession(command, state);
@@ -41,7 +56,7 @@ const decideFresh = (command: SessionCommand, state: SessionState): TollgateEven
 
 const observeUserMessage = ({ data }: ObserveUserMessage, state: SessionState): TollgateEvent[] => {
   const start = state.status === 'open' ? [] : [event('SessionStarted', {
-    sessionId: data.sessionId, platform: data.platform, parentSessionId: data.parentSessionId, at: data.now,
+    sessionId: data.sessionId, platform: data.platform, parentSessionId: data.parentSessionId, owner: ownerFor(data), at: data.now,
   })];
   return [...start, event('UserMessageReceived', {
     sessionId: data.sessionId, textRef: data.textRef, textDigest: data.textDigest, length: data.length,
@@ -54,7 +69,7 @@ const proposeToolCall = (command: ProposeToolCall, state: SessionState): Tollgat
   if (state.status === 'open') return decideToolCall(command, state);
   if (state.status === 'unknown' && data.parentSessionId !== null && data.parentKnown) {
     // A subagent's first call: its session opens linked to the parent that started it.
-    const started = event('SessionStarted', { sessionId: data.sessionId, platform: null, parentSessionId: data.parentSessionId, at: data.now });
+    const started = event('SessionStarted', { sessionId: data.sessionId, platform: null, parentSessionId: data.parentSessionId, owner: ownerFor(data), at: data.now });
     const opened = evolve(state, started) as OpenSession;
     return [started, ...decideToolCall(command, opened)];
   }
@@ -114,14 +129,14 @@ const proposeOutput = ({ data }: ProposeOutput, state: SessionState): TollgateEv
   })];
 };
 
-const answerApproval = ({ data }: AnswerApproval, state: SessionState): TollgateEvent[] => {
+const answerApproval = ({ data }: AnswerApproval, state: SessionState, answeredBy: string | null): TollgateEvent[] => {
   if (state.status !== 'open') return [];
   const pending = ownEntry(state.pending, data.approvalId);
   if (pending === undefined) return [];
   const approved = data.answer !== 'deny';
   const answered = event('ApprovalAnswered', {
     sessionId: data.sessionId, approvalId: data.approvalId, callId: pending.callId, answer: data.answer,
-    callAllowed: approved, answeredBy: data.answeredBy, at: data.now,
+    callAllowed: approved, answeredBy, at: data.now,
   });
   // A held call runs on "once" and nothing more is granted; a retrying runtime needs a one-use grant instead.
   const scope = data.answer === 'deny' ? null
@@ -145,7 +160,7 @@ const recordToolResult = ({ data }: RecordToolResult, state: SessionState): Toll
 /** Opens a session nobody has spoken in yet; it records no words, so later guards find no authority in it. */
 const observeSession = ({ data }: ObserveSession, state: SessionState): TollgateEvent[] =>
   state.status === 'unknown'
-    ? [event('SessionStarted', { sessionId: data.sessionId, platform: data.platform, parentSessionId: data.parentSessionId, at: data.now })]
+    ? [event('SessionStarted', { sessionId: data.sessionId, platform: data.platform, parentSessionId: data.parentSessionId, owner: ownerFor(data), at: data.now })]
     : [];
 
 /**
@@ -154,7 +169,7 @@ const observeSession = ({ data }: ObserveSession, state: SessionState): Tollgate
  */
 const startSubagent = ({ data }: StartSubagent, state: SessionState): TollgateEvent[] =>
   state.status === 'unknown' && data.parentKnown
-    ? [event('SessionStarted', { sessionId: data.sessionId, platform: 'subagent', parentSessionId: data.parentSessionId, at: data.now })]
+    ? [event('SessionStarted', { sessionId: data.sessionId, platform: 'subagent', parentSessionId: data.parentSessionId, owner: ownerFor(data), at: data.now })]
     : [];
 
 const endSession = ({ data }: EndSession, state: SessionState): TollgateEvent[] =>
@@ -181,6 +196,10 @@ const toolCallDecided = (
   message: verdict.message, mode: verdict.mode, wouldBlock: wouldBlock.map((w) => ({ ...w, reasons: [...w.reasons] })),
   approvalId, grantId, at: data.now,
 });
+
+/** A session is owned by the registration whose command opened it (null: anonymous or in-process). */
+const ownerFor = (data: { readonly caller?: Parameters<typeof principalOf>[0] | undefined }): string | null =>
+  principalOf(data.caller ?? inProcessCaller);
 
 const summarize = (data: ProposeToolCall['data']): string =>
   data.shell !== null ? data.shell.source : `${data.tool} ${JSON.stringify(data.args)}`.slice(0, 500);

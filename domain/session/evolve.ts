@@ -8,7 +8,7 @@ export const evolve = (state: SessionState, event: TollgateEvent): SessionState 
     case 'SessionStarted':
       return {
         status: 'open', sessionId: event.data.sessionId, parentSessionId: event.data.parentSessionId,
-        platform: event.data.platform, userMessages: 0, pending: {}, nextExpiryMs: null, grants: {}, recentDecisions: [],
+        platform: event.data.platform, owner: event.data.owner, userMessages: 0, pending: {}, nextExpiryMs: null, grants: {}, recentDecisions: [],
       };
     case 'UserMessageReceived':
       return state.status === 'open' ? { ...state, userMessages: state.userMessages + 1 } : state;
@@ -40,8 +40,11 @@ export const evolve = (state: SessionState, event: TollgateEvent): SessionState 
     }
     case 'GrantConsumed':
       return state.status === 'open' ? consume(state, event.data.grantId) : state;
+    case 'SessionClaimed':
+      return state.status === 'open' || state.status === 'ended' ? { ...state, owner: event.data.to } : state;
     case 'SessionEnded':
-      return { status: 'ended', sessionId: event.data.sessionId };
+      // The owner outlives the session: reopening it (Hermes --resume) is the owner's, or a claimant's, to do.
+      return { status: 'ended', sessionId: event.data.sessionId, owner: state.status === 'unknown' ? null : (state.owner ?? null) };
     default:
       return state;
   }

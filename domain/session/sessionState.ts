@@ -39,6 +39,8 @@ export interface OpenSession {
   readonly sessionId: string;
   readonly parentSessionId: string | null;
   readonly platform: string | null;
+  /** The runtime registration that owns the session (see channelRules.ts); null: anonymous. */
+  readonly owner: string | null;
   readonly userMessages: number;
   /** Questions to a human not yet answered or expired, by approval id. */
   readonly pending: Readonly<Record<string, PendingApproval>>;
@@ -53,6 +55,6 @@ export interface OpenSession {
 export type SessionState =
   | { readonly status: 'unknown' }
   | OpenSession
-  | { readonly status: 'ended'; readonly sessionId: string };
+  | { readonly status: 'ended'; readonly sessionId: string; readonly owner?: string | null };
 
 export const initialState = (): SessionState => ({ status: 'unknown' });

@@ -17,7 +17,7 @@ export const simple = (text: string): SimpleCommand => {
 export const analysed = (line: string): ShellAnalysis => ({ source: line, parsed: true, problems: [], commands: [simple(line)] });
 
 export const sessionStarted = (sessionId = 'main'): TollgateEvent =>
-  event('SessionStarted', { sessionId, platform: 'cli', parentSessionId: null, at: at(0) });
+  event('SessionStarted', { sessionId, platform: 'cli', parentSessionId: null, owner: null, at: at(0) });
 
 export const userMessageReceived = (sessionId = 'main'): TollgateEvent =>
   event('UserMessageReceived', { sessionId, textRef: 'ref-1', textDigest: 'd'.repeat(64), length: 12, senderId: null, platform: 'cli', at: at(0) });

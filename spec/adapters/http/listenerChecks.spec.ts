@@ -26,7 +26,7 @@ describe('listener checks', () => {
     const decided = (verdict: 'allow' | 'block', sessionId = 's1') => event('ToolCallDecided', {
       sessionId, callId: 'c', tool: 'terminal', args: {}, fingerprint: 'f', shell: null, verdict, layer: verdict === 'block' ? 'hardline' : 'gate',
       reasons: [], message: '', mode: 'enforce', wouldBlock: [], approvalId: null, grantId: null, at: '2026-01-01T00:00:00.000Z' });
-    const started = event('SessionStarted', { sessionId: 's1', platform: null, parentSessionId: null, at: '2026-01-01T00:00:00.000Z' });
+    const started = event('SessionStarted', { sessionId: 's1', platform: null, parentSessionId: null, owner: null, at: '2026-01-01T00:00:00.000Z' });
     const filter = (q: string) => parseStreamFilter(new URLSearchParams(q));
 
     it('with no filter keeps everything', () => expect(matchesStreamFilter(filter(''), started)).to.equal(true));

@@ -116,8 +116,8 @@ describe('StartSubagent', () => {
   });
 
   it("opens the child's session linked to a known parent, so its calls are decided", () => {
-    given([]).when(start(true)).then([event('SessionStarted', { sessionId: 'child', platform: 'subagent', parentSessionId: 'main', at: at(2) })]);
-    const opened = [event('SessionStarted', { sessionId: 'child', platform: 'subagent', parentSessionId: 'main', at: at(2) })];
+    given([]).when(start(true)).then([event('SessionStarted', { sessionId: 'child', platform: 'subagent', parentSessionId: 'main', owner: null, at: at(2) })]);
+    const opened = [event('SessionStarted', { sessionId: 'child', platform: 'subagent', parentSessionId: 'main', owner: null, at: at(2) })];
     expect(given(opened).when(proposeTerminal('ls', { sessionId: 'child' })).events[0]?.data).to.include({ verdict: 'allow' });
   });
 

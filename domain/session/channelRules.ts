@@ -1,0 +1,76 @@
+/**
+ * Which caller may give which command to a session. The rule per command is data; `checkCaller` reads it.
+ *
+ * - `any-caller`: tool calls, outputs, results, expiry. The shell hook is a new process per call and cannot hold a
+ *   key, and proposing a call grants nothing: the gate decides it either way.
+ * - `session-owner`: user words, session start, end and reset. Only the registration that opened the session (its
+ *   owner; anonymous sessions are owned by every anonymous caller) — or a registration claiming a session whose
+ *   owner's process is gone (Hermes restarted with --resume).
+ * - `parent-owner`: a subagent's session opens linked to its parent only when the parent's owner asks.
+ * - `answer`: the human channel; the owner relaying its own runtime's prompt; unregistered callers only when
+ *   `approvals.out_of_band` is on.
+ */
+import type { SessionCommand } from './commands.ts';
+import { describeCaller, principalOf, type Caller } from './caller.ts';
+import type { SessionState } from './sessionState.ts';
+
+export type ChannelRule = 'any-caller' | 'session-owner' | 'parent-owner' | 'answer';
+
+export const channelRules: Readonly<Record<SessionCommand['type'], ChannelRule>> = {
+  ObserveUserMessage: 'session-owner',
+  ObserveSession: 'session-owner',
+  EndSession: 'session-owner',
+  StartSubagent: 'parent-owner',
+  AnswerApproval: 'answer',
+  ProposeToolCall: 'any-caller',
+  ProposeOutput: 'any-caller',
+  RecordToolResult: 'any-caller',
+  ExpireApprovals: 'any-caller',
+};
+
+export type CallerCheck =
+  | { readonly kind: 'allowed'; readonly answeredBy: string | null }
+  | { readonly kind: 'claim'; readonly from: string; readonly to: string }
+  | { readonly kind: 'refused'; readonly caller: string; readonly reason: string };
+
+const allowed = (answeredBy: string | null = null): CallerCheck => ({ kind: 'allowed', answeredBy });
+const refused = (caller: Caller, reason: string): CallerCheck => ({ kind: 'refused', caller: describeCaller(caller), reason });
+
+/** The session's owner: a registration id, null for anonymous (and for sessions recorded before owners existed). */
+export const ownerOf = (state: SessionState): string | null | undefined =>
+  state.status === 'unknown' ? undefined : (state.owner ?? null);
+
+export const checkCaller = (command: SessionCommand, state: SessionState): CallerCheck => {
+  const caller: Caller = ('caller' in command.data ? command.data.caller : undefined) ?? { kind: 'in-process' };
+  const ownerGone = 'ownerGone' in command.data && command.data.ownerGone === true;
+  if (caller.kind === 'in-process') return allowed(command.type === 'AnswerApproval' ? command.data.answeredBy : null);
+  switch (channelRules[command.type]) {
+    case 'any-caller': return allowed();
+    case 'session-owner': return ownerCheck(caller, state, ownerGone);
+    case 'parent-owner': {
+      if (command.type !== 'StartSubagent') return refused(caller, 'channel:internal');
+      if (caller.kind !== 'runtime') return refused(caller, 'channel:not-a-runtime');
+      const parentOwner = command.data.parentOwner;
+      if (parentOwner !== undefined && parentOwner !== principalOf(caller)) return refused(caller, 'channel:not-parent-owner');
+      return ownerCheck(caller, state, false);
+    }
+    case 'answer': {
+      if (command.type !== 'AnswerApproval') return refused(caller, 'channel:internal');
+      if (caller.kind === 'human') return allowed(caller.channel);
+      if (caller.registrationId === null)
+        return command.data.outOfBand === true ? allowed('out-of-band') : refused(caller, 'channel:out-of-band-refused');
+      if (ownerOf(state) !== caller.registrationId) return refused(caller, 'channel:not-session-owner');
+      return allowed(`runtime-prompt:${caller.registrationId}/${command.data.surface ?? 'unknown'}`);
+    }
+  }
+};
+
+const ownerCheck = (caller: Caller, state: SessionState, ownerGone: boolean): CallerCheck => {
+  if (caller.kind !== 'runtime') return refused(caller, 'channel:not-a-runtime');
+  const owner = ownerOf(state);
+  const principal = principalOf(caller);
+  if (owner === undefined || owner === principal) return allowed();
+  // Only a registered runtime may take over, only a registered owner's session, and only once that owner is gone.
+  if (principal !== null && owner !== null && ownerGone) return { kind: 'claim', from: owner, to: principal };
+  return refused(caller, 'channel:not-session-owner');
+};
