@@ -1,5 +1,9 @@
-/** One line per recorded event, for people reading `audit` and `tail`. */
+/**
+ * One line per recorded event, for people reading `audit` and `tail`. Everything in it may come from the agent
+ * (commands, paths, session ids), so the whole line is rendered visible: an escape sequence shows as `\x1b`.
+ */
 import type { TollgateEvent } from '../../domain/events/catalogue.ts';
+import { visibleText } from '../../domain/encoding/visibleText.mjs';
 
 export interface EventLine {
   readonly position: number;
@@ -8,7 +12,9 @@ export interface EventLine {
   readonly event: TollgateEvent;
 }
 
-export const describeEvent = ({ position, stream, recordedAt, event }: EventLine): string => {
+export const describeEvent = (line: EventLine): string => visibleText(describeRaw(line));
+
+const describeRaw = ({ position, stream, recordedAt, event }: EventLine): string => {
   const head = `#${position} ${recordedAt} ${stream}`;
   switch (event.type) {
     case 'ToolCallDecided': {

@@ -1,6 +1,7 @@
 /** `tollgate approvals` lists open questions; `tollgate approve ID [answer]` answers one. Both talk to the daemon. */
 import { Command } from 'commander';
 import { requestOverSocket } from '../../../adapters/http/socketClient.ts';
+import { visibleJsonText, visibleText } from '../../../domain/encoding/visibleText.mjs';
 import type { PendingApprovalView } from '../../../projections/pendingApprovals.ts';
 import { UsageError } from '../usageError.ts';
 import { socketOf, unreachable } from './daemonTarget.ts';
@@ -18,10 +19,10 @@ export const approveCommand = (): Command => new Command('approve')
     const socket = socketOf(command, options.socket);
     const reply = await requestOverSocket(socket, 'POST', `/v1/approvals/${encodeURIComponent(id)}`, { answer, answered_by: options.by ?? process.env['USER'] ?? undefined })
       .catch((error: unknown) => { throw unreachable(socket, error); });
-    if (reply.status === 404) throw new UsageError(`no open question ${id} (already answered, expired, or never asked)`, 1);
-    if (reply.status !== 200) throw new UsageError(`the daemon refused: ${reply.text}`, 1);
+    if (reply.status === 404) throw new UsageError(`no open question ${visibleText(id)} (already answered, expired, or never asked)`, 1);
+    if (reply.status !== 200) throw new UsageError(`the daemon refused: ${visibleText(reply.text)}`, 1);
     const result = reply.json as { outcome: string; sessionId: string | null };
-    process.stdout.write(`${id}: ${result.outcome}${result.sessionId ? ` (session ${result.sessionId})` : ''}\n`);
+    process.stdout.write(`${visibleText(`${id}: ${result.outcome}${result.sessionId ? ` (session ${result.sessionId})` : ''}`)}\n`);
     process.exitCode = result.outcome === 'allowed' || (answer === 'deny' && result.outcome === 'denied') ? 0 : 1;
   });
 
@@ -32,9 +33,10 @@ export const approvalsCommand = (): Command => new Command('approvals')
   .action(async (options: { json?: boolean; socket?: string }, command: Command) => {
     const socket = socketOf(command, options.socket);
     const reply = await requestOverSocket(socket, 'GET', '/v1/approvals').catch((error: unknown) => { throw unreachable(socket, error); });
-    if (reply.status !== 200) throw new UsageError(`the daemon refused: ${reply.text}`, 1);
-    if (options.json) { process.stdout.write(`${reply.text}\n`); return; }
+    if (reply.status !== 200) throw new UsageError(`the daemon refused: ${visibleText(reply.text)}`, 1);
+    // The person deciding reads these: commands come from the agent, so every line is rendered visible.
+    if (options.json) { process.stdout.write(`${visibleJsonText(reply.text)}\n`); return; }
     const list = (reply.json as { approvals: PendingApprovalView[] }).approvals;
     if (list.length === 0) { process.stdout.write('no open questions\n'); return; }
-    for (const p of list) process.stdout.write(`${p.approvalId}  session ${p.sessionId}  ${p.summary}  [${p.reasons.join(', ')}]  expires ${p.expiresAt}\n`);
+    for (const p of list) process.stdout.write(`${visibleText(`${p.approvalId}  session ${p.sessionId}  ${p.summary}  [${p.reasons.join(', ')}]  expires ${p.expiresAt}`)}\n`);
   });

@@ -1,7 +1,11 @@
-/** `tollgate audit [-n N] [--json]`: the most recent decisions in the ledger. */
+/**
+ * `tollgate audit [-n N] [--json]`: the most recent decisions in the ledger. Both forms are safe in a terminal: text
+ * lines are rendered visible, and JSON carries direction and invisible characters as \uXXXX (the values unchanged).
+ */
 import { Command } from 'commander';
 import { openLedger } from '../../../adapters/ledger/openLedger.ts';
 import type { RecordedEvent } from '../../../adapters/ledger/port.ts';
+import { visibleJson } from '../../../domain/encoding/visibleText.mjs';
 import { decodeEvent } from '../../../domain/events/codec.ts';
 import { describeEvent } from '../describeEvent.ts';
 import { configFrom } from '../globalOptions.ts';
@@ -23,7 +27,7 @@ export const auditCommand = (): Command => new Command('audit')
       const prefixes = options.session ? [`session-${options.session}`] : undefined;
       const events = await ledger.readAll({ filter: { types: auditedTypes, ...(prefixes ? { streamPrefixes: prefixes } : {}) } });
       const matching = options.session ? events.filter((e) => e.stream === `session-${options.session}`) : events;
-      for (const record of matching.slice(-count)) process.stdout.write(`${options.json ? JSON.stringify(auditRow(record)) : auditLine(record)}\n`);
+      for (const record of matching.slice(-count)) process.stdout.write(`${options.json ? visibleJson(auditRow(record)) : auditLine(record)}\n`);
     } finally {
       await ledger.close();
     }

@@ -4,6 +4,7 @@ import { loadBashAnalyzer } from '../../../adapters/shell/bashAnalyzer.ts';
 import { matchDangerous } from '../../../domain/gate/approvals/dangerousCommands.ts';
 import { matchHardline } from '../../../domain/gate/floors/hardlineFloor.ts';
 import { runGate } from '../../../domain/gate/runGate.ts';
+import { visibleJson, visibleText } from '../../../domain/encoding/visibleText.mjs';
 import { classifyToolCall } from '../../../domain/tools/classifyToolCall.ts';
 import { configFrom } from '../globalOptions.ts';
 
@@ -25,7 +26,7 @@ export const classifyCommand = (): Command => new Command('classify')
       settings: { approvals: { mode: approvals.mode, yolo: approvals.yolo, timeoutSeconds: approvals.timeout, smartModelConfigured: approvals.smart_model !== null } },
     });
     if (options.json) {
-      process.stdout.write(`${JSON.stringify({ parsed: shell.parsed, problems: shell.problems, commands: shell.commands, hardline, dangerous, verdict: decision.final.verdict, layer: decision.final.layer, reasons: decision.final.reasons, message: decision.final.message })}\n`);
+      process.stdout.write(`${visibleJson({ parsed: shell.parsed, problems: shell.problems, commands: shell.commands, hardline, dangerous, verdict: decision.final.verdict, layer: decision.final.layer, reasons: decision.final.reasons, message: decision.final.message })}\n`);
       return;
     }
     const out: string[] = [];
@@ -36,5 +37,5 @@ export const classifyCommand = (): Command => new Command('classify')
     out.push(`hardline: ${hardline.length ? hardline.map((h) => `${h.ruleId} — ${h.reason}`).join('; ') : 'none'}`);
     out.push(`dangerous: ${dangerous.length ? dangerous.map((h) => `${h.ruleId} — ${h.reason}`).join('; ') : 'none'}`);
     out.push(`verdict: ${decision.final.verdict.toUpperCase()} (${decision.final.layer}${decision.final.reasons.length ? `: ${decision.final.reasons.join(', ')}` : ''})`);
-    process.stdout.write(`${out.join('\n')}\n`);
+    process.stdout.write(`${out.map((line) => visibleText(line)).join('\n')}\n`);
   });

@@ -1,6 +1,7 @@
 /** `tollgate tail`: decisions as the daemon records them, live, with filters; reconnects where it left off. */
 import { Command } from 'commander';
 import { openEventStream } from '../../../adapters/http/socketClient.ts';
+import { visibleJsonText, visibleText } from '../../../domain/encoding/visibleText.mjs';
 import { decodeEvent } from '../../../domain/events/codec.ts';
 import { catalogue } from '../../../domain/events/catalogue.ts';
 import { describeEvent } from '../describeEvent.ts';
@@ -43,12 +44,13 @@ const versions = new Map<string, number>(catalogue.map((t) => [t.type, t.version
 
 const print = (type: string, data: string, json: boolean): void => {
   if (type === 'caught-up') { if (!json) process.stderr.write('— live —\n'); return; }
-  if (json) { process.stdout.write(`${data}\n`); return; }
+  // The daemon's stream is already escaped; this is the second line, for a stream from anything else on the socket.
+  if (json) { process.stdout.write(`${visibleJsonText(data)}\n`); return; }
   try {
     const body = JSON.parse(data) as { position: number; stream: string; recordedAt: string; type: string; data: unknown };
     const event = decodeEvent({ type: body.type, version: versions.get(body.type) ?? 1, data: body.data, position: body.position });
     process.stdout.write(`${describeEvent({ position: body.position, stream: body.stream, recordedAt: body.recordedAt, event })}\n`);
   } catch {
-    process.stdout.write(`${type} ${data}\n`);
+    process.stdout.write(`${visibleText(type)} ${visibleText(data)}\n`);
   }
 };
