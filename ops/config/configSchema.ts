@@ -25,6 +25,10 @@ export const configSchema = z.strictObject({
   server: z.strictObject({
     /** Unix socket path; created with mode 0600. */
     socket: z.string().default('./data/tollgate.sock'),
+    /** The human channel: a second Unix socket for approval answers (null: none). See docs/architecture.md. */
+    human_socket: z.string().nullable().default(null),
+    /** Group allowed into the human socket's directory (dir 0750, socket 0660); null: the daemon's user only. */
+    human_group: z.string().nullable().default(null),
     /** Mode of the socket file. 0666 lets another user's runtime connect (the separate-principal setup, `install system`). */
     socket_mode: z.enum(['0600', '0660', '0666']).default('0600'),
     http: z.strictObject({
@@ -52,6 +56,8 @@ export const configSchema = z.strictObject({
     allowlist: z.array(z.string()).default([]),
     /** Model for smart mode; without one smart escalates to manual. */
     smart_model: z.string().nullable().default(null),
+    /** Accept answers that do not come through the runtime's own prompt or the human socket (recorded as out-of-band). */
+    out_of_band: z.boolean().default(false),
   }).prefault({}),
   provenance: z.strictObject({
     mode: z.enum(['observe', 'block']).default('observe'),
