@@ -22,6 +22,9 @@ import type { TollgateConfig } from '../config/configSchema.ts';
 import { ApprovalWaiters } from './approvalWaiters.ts';
 import type { SessionState } from '../../domain/session/sessionState.ts';
 import { SessionStore } from './sessionStore.ts';
+import { inProcessCaller, type Caller } from '../../domain/session/caller.ts';
+import { ownerOf } from '../../domain/session/channelRules.ts';
+import { RuntimeRegistry, type Registration } from './runtimeRegistry.ts';
 import {
   failClosed, heldReplyNotice, type ApprovalResult, type OutputVerdict, type ToolCallVerdict,
 } from './verdicts.ts';
@@ -43,7 +46,12 @@ export interface GateDeps {
   readonly newId: () => string;
   /** Expire unanswered questions with timers (the daemon); eval expires them when its clock advances. */
   readonly expiryTimers?: boolean;
+  /** Runtime registrations (keys and processes); in memory when not given. */
+  readonly runtimes?: RuntimeRegistry;
 }
+
+/** What the caller's channel was refused (the `CallerRefused` reason), or null when it was not. */
+export interface ChannelOutcome { readonly refused: string | null }
 
 export interface UserMessageInput {
   readonly sessionId: string;
@@ -61,6 +69,7 @@ export interface ToolCallInput {
   readonly parentSessionId?: string | null;
   /** held: the runtime waits for the human; retry: it blocks and the agent retries after approval. */
   readonly resumption?: 'held' | 'retry';
+  readonly caller?: Caller;
 }
 
 export interface OutputInput {
@@ -82,11 +91,14 @@ export class Gate {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly configAllowlist: ReadonlySet<string>;
   private readonly settings: GateSettings;
+  /** Registered runtimes; the HTTP layer checks request MACs against their keys. */
+  readonly runtimes: RuntimeRegistry;
   private lastPosition = 0;
   private closed = false;
 
   private constructor(private readonly deps: GateDeps, readonly projections: Projections, private readonly stopProjections: () => Promise<void>) {
     this.sessions = new SessionStore(deps.ledger, deps.newId);
+    this.runtimes = deps.runtimes ?? RuntimeRegistry.open(null);
     const { approvals } = deps.config;
     this.settings = {
       approvals: { mode: approvals.mode, yolo: approvals.yolo, timeoutSeconds: approvals.timeout, smartModelConfigured: approvals.smart_model !== null },
@@ -110,16 +122,27 @@ export class Gate {
   get config(): TollgateConfig { return this.deps.config; }
   now(): string { return new Date(this.deps.clock()).toISOString(); }
 
-  async userMessage(input: UserMessageInput): Promise<{ readonly position: number }> {
+  /** The user's words; only the session's owner may add them (the caller is what the channel proved). */
+  async userMessage(input: UserMessageInput, caller: Caller = inProcessCaller): Promise<{ readonly position: number } & ChannelOutcome> {
     const now = this.now();
     const { ref, digest } = await this.deps.payloads.put(input.text, now);
-    const done = await this.sessions.execute(input.sessionId, () => ({
+    const done = await this.sessions.execute(input.sessionId, (state) => ({
       type: 'ObserveUserMessage',
       data: { sessionId: input.sessionId, now, textRef: ref, textDigest: digest, length: input.text.length,
-        senderId: input.senderId ?? null, platform: input.platform ?? null, parentSessionId: input.parentSessionId ?? null },
+        senderId: input.senderId ?? null, platform: input.platform ?? null, parentSessionId: input.parentSessionId ?? null,
+        caller, ownerGone: this.ownerGone(state, caller) },
     }));
     this.noteAppended(done.position, done.events);
-    return { position: done.position };
+    return { position: done.position, refused: refusalIn(done.events) };
+  }
+
+  /** `POST /v1/runtime/register`: a key for the runtime (returned once, never recorded) and a RuntimeRegistered event. */
+  async registerRuntime(input: { readonly runtime: string; readonly pid: number | null }): Promise<Registration> {
+    const registration = this.runtimes.register({ registrationId: this.deps.newId(), runtime: input.runtime, pid: input.pid, at: this.now() });
+    const { registrationId, runtime, pid, pidStart, at } = registration;
+    const result = await this.deps.ledger.append('runtime-registrations', [encodeEvent({ type: 'RuntimeRegistered', data: { registrationId, runtime, pid, pidStart, at } })]);
+    this.lastPosition = Math.max(this.lastPosition, result.position);
+    return registration;
   }
 
   async toolCall(input: ToolCallInput): Promise<ToolCallVerdict> {
@@ -137,6 +160,7 @@ export class Gate {
           sessionId: input.sessionId, now, callId, tool: input.tool, args: { ...input.args }, fingerprint: classified.fingerprint,
           runsShell: classified.runsShell, shell: classified.shell, parentSessionId, parentKnown, allowlisted,
           settings: this.settings, resumption: input.resumption ?? 'held', approvalId: this.deps.newId(),
+          caller: input.caller ?? inProcessCaller,
         },
       }));
       this.noteAppended(done.position, done.events);
@@ -167,17 +191,24 @@ export class Gate {
     }
   }
 
-  /** A human's answer to a pending question. Unknown or already-closed questions change nothing. */
-  async answer(approvalId: string, answer: 'once' | 'session' | 'always' | 'deny', answeredBy: string | null = null): Promise<ApprovalResult> {
+  /**
+   * A human's answer to a pending question. Unknown or already-closed questions change nothing. `answeredBy` is
+   * kept only for in-process callers (eval, tests); for the others the channel names who answered (channelRules.ts).
+   */
+  async answer(approvalId: string, answer: 'once' | 'session' | 'always' | 'deny', answeredBy: string | null = null,
+    caller: Caller = inProcessCaller, surface: string | null = null): Promise<ApprovalResult> {
     await this.caughtUp([this.projections.pendingApprovals]);
     const pending = ownEntry(this.projections.pendingApprovals.view().state, approvalId);
     if (pending === undefined) return { approvalId, outcome: 'unknown', sessionId: null, answer: null };
     const now = this.now();
     const done = await this.sessions.execute(pending.sessionId, () => ({
       type: 'AnswerApproval',
-      data: { sessionId: pending.sessionId, now, approvalId, answer, answeredBy, grantId: this.deps.newId() },
+      data: { sessionId: pending.sessionId, now, approvalId, answer, answeredBy, grantId: this.deps.newId(),
+        caller, outOfBand: this.deps.config.approvals.out_of_band, surface },
     }));
     this.noteAppended(done.position, done.events);
+    const refused = refusalIn(done.events);
+    if (refused !== null) return { approvalId, outcome: 'refused', sessionId: pending.sessionId, answer: null, refused };
     return approvalResultFrom(done.events, approvalId, pending.sessionId) ?? { approvalId, outcome: 'unknown', sessionId: pending.sessionId, answer: null };
   }
 
@@ -202,25 +233,30 @@ export class Gate {
   }
 
   /** A session the runtime reports without words from the user (session start, a turn Hermes wrote itself). */
-  async sessionSeen(input: { sessionId: string; platform?: string | null; parentSessionId?: string | null }): Promise<void> {
-    await this.execute(input.sessionId, { type: 'ObserveSession', data: {
+  async sessionSeen(input: { sessionId: string; platform?: string | null; parentSessionId?: string | null }, caller: Caller = inProcessCaller): Promise<ChannelOutcome> {
+    return this.executeAs(input.sessionId, (state) => ({ type: 'ObserveSession', data: {
       sessionId: input.sessionId, now: this.now(), platform: input.platform ?? null, parentSessionId: input.parentSessionId ?? null,
-    } });
+      caller, ownerGone: this.ownerGone(state, caller),
+    } }));
   }
 
   /** Hermes' subagent_start: the child's session opens linked to its parent, if the gate knows the parent. */
-  async subagentStarted(input: { childSessionId: string; parentSessionId: string; role?: string | null }): Promise<{ readonly linked: boolean }> {
-    const parentKnown = (await this.sessions.state(input.parentSessionId)).status === 'open';
+  async subagentStarted(input: { childSessionId: string; parentSessionId: string; role?: string | null }, caller: Caller = inProcessCaller): Promise<{ readonly linked: boolean } & ChannelOutcome> {
+    const parent = await this.sessions.state(input.parentSessionId);
+    const parentKnown = parent.status === 'open';
     const done = await this.sessions.execute(input.childSessionId, () => ({
       type: 'StartSubagent',
-      data: { sessionId: input.childSessionId, now: this.now(), parentSessionId: input.parentSessionId, parentKnown, role: input.role ?? null },
+      data: { sessionId: input.childSessionId, now: this.now(), parentSessionId: input.parentSessionId, parentKnown, role: input.role ?? null,
+        caller, parentOwner: ownerOf(parent) ?? null },
     }));
     this.noteAppended(done.position, done.events);
-    return { linked: done.state.status === 'open' && parentKnown };
+    const refused = refusalIn(done.events);
+    return { linked: refused === null && done.state.status === 'open' && parentKnown, refused };
   }
 
-  async endSession(sessionId: string): Promise<void> {
-    await this.execute(sessionId, { type: 'EndSession', data: { sessionId, now: this.now() } });
+  /** Ends (or resets) a session; only its owner may. */
+  async endSession(sessionId: string, caller: Caller = inProcessCaller): Promise<ChannelOutcome> {
+    return this.executeAs(sessionId, (state) => ({ type: 'EndSession', data: { sessionId, now: this.now(), caller, ownerGone: this.ownerGone(state, caller) } }));
   }
 
   /** Records a request the daemon could not accept (bad JSON, unknown hook, wrong types, too large). */
@@ -246,6 +282,19 @@ export class Gate {
   private async execute(sessionId: string, command: SessionCommand): Promise<void> {
     const done = await this.sessions.execute(sessionId, () => command);
     this.noteAppended(done.position, done.events);
+  }
+
+  private async executeAs(sessionId: string, build: (state: SessionState) => SessionCommand): Promise<ChannelOutcome> {
+    const done = await this.sessions.execute(sessionId, build);
+    this.noteAppended(done.position, done.events);
+    return { refused: refusalIn(done.events) };
+  }
+
+  /** For a registered caller that is not the session's owner: whether the owner's process is known to be gone. */
+  private ownerGone(state: SessionState, caller: Caller): boolean {
+    if (caller.kind !== 'runtime' || caller.registrationId === null) return false;
+    const owner = ownerOf(state);
+    return typeof owner === 'string' && owner !== caller.registrationId && this.runtimes.isGone(owner);
   }
 
   private async failedToolCall(sessionId: string, callId: string, error: unknown): Promise<ToolCallVerdict> {
@@ -329,6 +378,11 @@ const repeatedVerdict = (state: SessionState, sessionId: string, callId: string)
     message: earlier.message, callId, sessionId, approvalId: earlier.verdict === 'ask' ? earlier.approvalId : null,
     expiresAt: pending?.expiresAt ?? null, wouldBlock: [], position: 0,
   };
+};
+
+const refusalIn = (events: readonly TollgateEvent[]): string | null => {
+  for (const e of events) if (e.type === 'CallerRefused') return e.data.reason;
+  return null;
 };
 
 const approvalResultFrom = (events: readonly TollgateEvent[], approvalId: string, sessionId: string): ApprovalResult | null => {

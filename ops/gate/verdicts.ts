@@ -27,13 +27,15 @@ export interface OutputVerdict {
   readonly position: number;
 }
 
-export type ApprovalOutcome = 'allowed' | 'denied' | 'expired' | 'unknown' | 'pending';
+export type ApprovalOutcome = 'allowed' | 'denied' | 'expired' | 'unknown' | 'pending' | 'refused';
 
 export interface ApprovalResult {
   readonly approvalId: string;
   readonly outcome: ApprovalOutcome;
   readonly sessionId: string | null;
   readonly answer: string | null;
+  /** Why the caller's channel may not answer this question (outcome `refused`), e.g. `channel:out-of-band-refused`. */
+  readonly refused?: string;
 }
 
 export const heldReplyNotice = '[tollgate held this reply back: it could not be checked or a guard stopped it.]';

@@ -15,6 +15,7 @@ import { fileCheckpointStore } from '../../adapters/projections/fileCheckpointSt
 import { memoryCheckpointStore } from '../../projections/checkpointStore.ts';
 import type { TollgateConfig } from '../config/configSchema.ts';
 import { Gate } from '../gate/gate.ts';
+import { RuntimeRegistry } from '../gate/runtimeRegistry.ts';
 import { sharedBashAnalyzer } from './sharedAnalyzer.ts';
 
 export interface Runtime {
@@ -51,6 +52,8 @@ export const openRuntime = async (config: TollgateConfig, options: RuntimeOption
       clock: options.clock ?? Date.now,
       newId: options.newId ?? randomUUID,
       expiryTimers: options.expiryTimers ?? true,
+      // Registrations survive a daemon restart: a running Hermes keeps its key and must keep its sessions.
+      runtimes: RuntimeRegistry.open(inMemory ? null : join(dataDir, 'keys', 'runtime-registrations.json')),
     });
     const store = payloads;
     return {
