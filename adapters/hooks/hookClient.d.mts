@@ -12,7 +12,7 @@ export interface HookOptions {
 export interface HookResult { exitCode: 0 | 2; stdout: string; stderr: string }
 export type ToolAnswer =
   | { kind: 'allow'; message: string; reasons: string[] }
-  | { kind: 'ask'; message: string; reasons: string[]; approvalId: string }
+  | { kind: 'ask'; message: string; reasons: string[]; approvalId: string; promptText?: string }
   | { kind: 'block'; message: string; reasons: string[] };
 export declare const defaultTimeoutMs: number;
 export declare const defaultSocket: string;

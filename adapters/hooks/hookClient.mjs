@@ -14,6 +14,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
+import { visibleJsonText, visibleText } from '../../domain/encoding/visibleText.mjs';
 import { mapClaudeToolCall } from './claudeToolMap.mjs';
 
 export const defaultTimeoutMs = 5000;
@@ -213,7 +214,7 @@ export const parseHttpResponse = (raw) => {
 /**
  * The daemon's answer to a tool call, reduced to what a runtime can act on. Anything unexpected is a block.
  * @typedef {{ kind: 'allow', message: string, reasons: string[] }
- *   | { kind: 'ask', message: string, reasons: string[], approvalId: string }
+ *   | { kind: 'ask', message: string, reasons: string[], approvalId: string, promptText?: string }
  *   | { kind: 'block', message: string, reasons: string[] }} ToolAnswer
  * @param {{ status: number, text: string }} reply @returns {ToolAnswer}
  */
@@ -229,8 +230,10 @@ export const readToolAnswer = (reply) => {
   const action = json['action'];
   if (reply.status === 200 && action === 'allow') return { kind: 'allow', message: message ?? 'Allowed by tollgate.', reasons };
   const approvalId = nonEmptyString(json['approval_id']) ?? nonEmptyString(json['approvalId']);
-  if (reply.status === 200 && (action === 'ask' || action === 'approve') && approvalId !== null)
-    return { kind: 'ask', message: message ?? 'tollgate asks a human to approve this call.', reasons, approvalId };
+  if (reply.status === 200 && (action === 'ask' || action === 'approve') && approvalId !== null) {
+    const promptText = nonEmptyString(json['promptText']) ?? nonEmptyString(json['prompt_text']);
+    return { kind: 'ask', message: message ?? 'tollgate asks a human to approve this call.', reasons, approvalId, ...(promptText === null ? {} : { promptText }) };
+  }
   if (action === 'block' && message !== null) return { kind: 'block', message, reasons: reasons.length > 0 ? reasons : ['hook:blocked'] };
   return { kind: 'block', message: `Blocked by tollgate: the daemon gave no usable decision (HTTP ${reply.status}${message === null ? '' : `: ${message}`}).`, reasons: ['hook:bad-answer'] };
 };
@@ -328,6 +331,15 @@ const claudeSessionAdvice = 'Configure `tollgate hook --claude` for the UserProm
 /** @param {string} decision @param {string} reason */
 const claudeDecision = (decision, reason) => JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: decision, permissionDecisionReason: reason } });
 
+/**
+ * What Claude Code's permission prompt shows beside the call: the daemon's reason and its rendering of the call, both
+ * visible (an escape sequence in the command shows as `\x1b`). The daemon's rendering is already escaped; the pass
+ * here escapes only what may still be raw, so its backslashes are not doubled.
+ * @param {{ message: string, approvalId: string, promptText?: string }} answer
+ */
+const claudeAskReason = (answer) =>
+  `tollgate: ${visibleText(answer.message)} (tollgate question ${visibleText(answer.approvalId)})${answer.promptText === undefined ? '' : `: ${visibleJsonText(answer.promptText)}`}`;
+
 /** @param {Record<string, unknown>} event @param {string} socket @param {HookOptions} options @returns {Promise<HookResult>} */
 const claudeHook = async (event, socket, options) => {
   const hook = nonEmptyString(event['hook_event_name']) ?? (nonEmptyString(event['tool_name']) !== null ? 'PreToolUse' : null);
@@ -353,7 +365,7 @@ const claudeHook = async (event, socket, options) => {
   const answer = readToolAnswer(await postToDaemon(socket, '/v1/tool-calls', body));
   if (answer.kind === 'allow') return options.onAllow === 'allow' ? goOn(claudeDecision('allow', `tollgate: ${answer.message}`)) : goOn();
   if (answer.kind === 'ask') {
-    if (options.onAsk === 'prompt') return goOn(claudeDecision('ask', `tollgate: ${answer.message} (tollgate question ${answer.approvalId})`));
+    if (options.onAsk === 'prompt') return goOn(claudeDecision('ask', claudeAskReason(answer)));
     return blockResult('claude', `${answer.message} Ask the user to approve it (tollgate approve ${answer.approvalId}), then try again.`);
   }
   return blockResult('claude', withSessionAdvice(answer, claudeSessionAdvice));

@@ -2,6 +2,7 @@
  * Verdicts as runtimes read them. Hermes gets its own directives (`block`, `approve` with a `rule_key`, `allow`)
  * plus the verdict details; the generic API gets the verdict objects as the gate returns them.
  */
+import { promptText } from '../../domain/encoding/promptText.ts';
 import { failClosed, heldReplyNotice, type OutputVerdict, type ToolCallVerdict } from '../../ops/gate/verdicts.ts';
 import type { ErrorBody, HttpProblem } from './httpProblem.ts';
 
@@ -10,8 +11,9 @@ const nonEmpty = (message: string, fallback: string): string => (message.trim() 
 /**
  * The reply to Hermes' `pre_tool_call`. An ask without a question id cannot be answered, so it is a block; so is
  * an ask to a Hermes without the approve directive (it would ignore the directive and run the call).
+ * An approve carries `prompt_text`, the call as the human must see it in Hermes' prompt (escapes visible).
  */
-export const hermesToolReply = (v: ToolCallVerdict, options: { readonly approveDirective?: boolean } = {}): Record<string, unknown> => {
+export const hermesToolReply = (v: ToolCallVerdict, options: { readonly approveDirective?: boolean; readonly call?: ToolCallShown } = {}): Record<string, unknown> => {
   const details = {
     verdict: v.verdict, reasons: v.reasons, layer: v.layer, call_id: v.callId, session_id: v.sessionId,
     would_block: v.wouldBlock, position: v.position,
@@ -21,10 +23,14 @@ export const hermesToolReply = (v: ToolCallVerdict, options: { readonly approveD
     const question = { approval_id: v.approvalId, expires_at: v.expiresAt, ...details };
     if (options.approveDirective === false)
       return { action: 'block', message: `${nonEmpty(v.message, 'This call needs a human\'s approval.')} Ask the user to approve it (tollgate approve ${v.approvalId}), then try again.`, ...question };
-    return { action: 'approve', message: nonEmpty(v.message, 'tollgate asks a human to approve this call.'), rule_key: v.approvalId, ...question };
+    return { action: 'approve', message: nonEmpty(v.message, 'tollgate asks a human to approve this call.'), rule_key: v.approvalId, ...question,
+      ...(options.call ? { prompt_text: promptText(options.call.tool, options.call.args) } : {}) };
   }
   return { action: 'block', message: nonEmpty(v.message, 'Blocked by tollgate.'), ...details, verdict: 'block' };
 };
+
+/** The call an ask is about, as the runtime sent it. */
+export interface ToolCallShown { readonly tool: string; readonly args: Readonly<Record<string, unknown>> }
 
 /** The reply to Hermes' `transform_llm_output`: a replacement text when the reply is held back, else null. */
 export const hermesOutputReply = (v: OutputVerdict): Record<string, unknown> => ({

@@ -1,5 +1,6 @@
 /** The generic runtime API: any agent runtime can report user messages and ask about tool calls and outgoing text. */
 import { messageBody, outputBody, toolCallBody } from '../bodySchemas.ts';
+import { promptText } from '../../../domain/encoding/promptText.ts';
 import { sessionIdOf, validate } from '../parseBody.ts';
 import { ok, type Route } from '../route.ts';
 import { checkOutput, decideToolCall } from './decisions.ts';
@@ -12,7 +13,9 @@ export const toolCallRoute: Route = {
     const b = validate(toolCallBody, raw);
     const verdict = await decideToolCall(ctx, { sessionId: b.session_id, tool: b.tool, args: b.args, callId: b.call_id,
       parentSessionId: b.parent_session_id, resumption: b.resumption ?? 'held' });
-    return ok({ action: verdict.verdict === 'ask' && verdict.approvalId === null ? 'block' : verdict.verdict, ...verdict });
+    // An ask carries the call as a human must be shown it (escapes visible), for a runtime that prompts its user.
+    return ok({ action: verdict.verdict === 'ask' && verdict.approvalId === null ? 'block' : verdict.verdict, ...verdict,
+      ...(verdict.verdict === 'ask' && verdict.approvalId !== null ? { promptText: promptText(b.tool, b.args) } : {}) });
   },
 };
 

@@ -1,8 +1,14 @@
-/** Server-Sent Events framing. Data is one line of JSON (JSON never holds a raw newline), so one `data:` line each. */
-const oneLine = (text: string): string => text.replace(/[\r\n]+/g, ' ');
+/**
+ * Server-Sent Events framing. Data is one line of JSON (JSON never holds a raw newline), so one `data:` line each.
+ * People read the stream raw too (`curl`, `tollgate tail --json`), so the JSON carries direction and invisible
+ * characters as \uXXXX escapes: JSON readers get the exact values, a terminal shows the escape.
+ */
+import { visibleJson, visibleText } from '../../../domain/encoding/visibleText.mjs';
+
+const oneLine = (text: string): string => visibleText(text.replace(/[\r\n]+/g, ' '));
 
 export const sseEvent = (id: number | null, event: string, data: unknown): string =>
-  `${id === null ? '' : `id: ${id}\n`}event: ${oneLine(event)}\ndata: ${JSON.stringify(data)}\n\n`;
+  `${id === null ? '' : `id: ${id}\n`}event: ${oneLine(event)}\ndata: ${visibleJson(data)}\n\n`;
 
 export const sseComment = (text: string): string => `: ${oneLine(text)}\n\n`;
 
