@@ -15,6 +15,7 @@ from urllib.parse import quote
 from . import hermes_bridge
 from .client import DaemonAnswer, DaemonClient, DaemonError
 from .settings import Settings
+from .visible import still_visible, visible_text
 
 logger = logging.getLogger("tollgate.hermes")
 
@@ -188,14 +189,15 @@ class TollgateHooks:
             if surface is None or not isinstance(approval_id, str) or not approval_id:
                 suffix = f" (tollgate approve {approval_id})" if isinstance(approval_id, str) and approval_id else ""
                 return block(f"{message or 'This call needs a human approval.'}{suffix}")
-            return self._ask_human(surface, approval_id, message, tool, args)
+            return self._ask_human(surface, approval_id, message, tool, args, reply.get("prompt_text"))
         return block(f"Blocked by tollgate: the daemon answered an unknown action {str(action)[:40]!r}.")
 
     def _ask_human(self, surface: hermes_bridge.PromptSurface, approval_id: str, message: str, tool: str,
-                   args: Mapping[str, Any]) -> Optional[Dict[str, str]]:
-        description = f"{message or 'tollgate asks before this call runs.'} [tollgate question {approval_id}]"
+                   args: Mapping[str, Any], prompt_text: Any = None) -> Optional[Dict[str, str]]:
+        # The human reads this: shown visible, so escape sequences in the call cannot redraw the question.
+        description = visible_text(f"{message or 'tollgate asks before this call runs.'} [tollgate question {approval_id}]")
         try:
-            choice = surface.ask(_display(tool, args), description, f"tollgate:{approval_id}")
+            choice = surface.ask(_shown(tool, args, prompt_text), description, f"tollgate:{approval_id}")
         except Exception as exc:
             logger.warning("tollgate: Hermes' approval prompt failed: %s", exc)
             choice = None
@@ -396,6 +398,13 @@ def _user_text(message: Any) -> "tuple[str, bool]":
     if len(text) <= MAX_USER_MESSAGE_CHARS:
         return text, False
     return text[:MAX_USER_MESSAGE_CHARS], True
+
+
+def _shown(tool: str, args: Mapping[str, Any], prompt_text: Any) -> str:
+    """The call as the prompt shows it: the daemon's rendering (already escaped; re-checked here), else our own."""
+    if isinstance(prompt_text, str) and prompt_text:
+        return still_visible(prompt_text)
+    return visible_text(_display(tool, args), multiline=tool == "execute_code")
 
 
 def _display(tool: str, args: Mapping[str, Any]) -> str:
