@@ -86,5 +86,14 @@ export const outputBody = z.object({
 
 export const approvalAnswerBody = z.object({
   answer: z.enum(['once', 'session', 'always', 'deny']),
+  /** Read for compatibility, never recorded as who answered: the channel names that (channelRules.ts). */
   answered_by: z.string().max(512).nullish().transform((v) => v ?? null),
+  /** The runtime prompt a registered owner relays the answer from (`hermes-cli`); part of its answeredBy. */
+  surface: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be a short name (letters, digits, . _ -)').nullish().transform((v) => v ?? null),
+});
+
+export const registerBody = z.object({
+  runtime: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be a short name (letters, digits, . _ -)'),
+  /** The runtime's process id, so a later registration may claim its sessions once it is gone (--resume). */
+  pid: z.number().int().positive().max(2 ** 31).nullish(),
 });

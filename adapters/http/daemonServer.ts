@@ -1,6 +1,7 @@
 /**
  * The daemon's HTTP layer on node:http: the same routes on a Unix socket (mode 0600, no token: the file mode is
- * the access control) and, optionally, on a loopback TCP port where every request needs the bearer token.
+ * the access control) and, optionally, on a loopback TCP port where every request needs the bearer token. The
+ * human channel (`server.human_socket`) is a third listener with only the human's routes (answers, reads).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -8,8 +9,10 @@ import { unlinkSync } from 'node:fs';
 import { bearerCheck } from './bearerToken.ts';
 import type { DaemonGate } from './gatePort.ts';
 import { isLoopbackHost, NotLoopbackError } from './loopback.ts';
-import { createRequestHandler, type Authorize } from './requestHandler.ts';
-import { routeTable } from './routes/routeTable.ts';
+import { humanSocketAccess } from './humanSocket.ts';
+import { createRequestHandler, type Listener } from './requestHandler.ts';
+import type { Route } from './route.ts';
+import { humanRouteTable, routeTable } from './routes/routeTable.ts';
 import { serverSettings, type DaemonServerOptions } from './serverSettings.ts';
 import { listenOnSocket } from './socketFile.ts';
 
@@ -18,6 +21,8 @@ export type { DaemonServerOptions } from './serverSettings.ts';
 export interface DaemonServer {
   /** Listens on a Unix socket (a stale socket file is replaced; the new one is mode 0600). */
   listenSocket(path: string): Promise<void>;
+  /** The human channel: answers recorded as answered by `human-socket`; group may enter its directory (0750, socket 0660). */
+  listenHumanSocket(path: string, group?: string | null): Promise<void>;
   /** Listens on loopback TCP; refuses any other host. Resolves with the bound address (port 0 picks a free one). */
   listenHttp(host: string, port: number, token: string): Promise<{ readonly host: string; readonly port: number }>;
   /** Ends event streams, stops listening, waits briefly for requests in flight, removes the socket file. */
@@ -41,14 +46,15 @@ export const createDaemonServer = (gate: DaemonGate, options: DaemonServerOption
   const settings = serverSettings(gate.config, options);
   const streams = new Set<() => void>();
   const holdOpen = (end: () => void): (() => void) => { streams.add(end); return () => { streams.delete(end); }; };
-  const deps = { gate, settings, routes: routeTable, holdOpen };
+  const deps = (routes: readonly Route[]) => ({ gate, settings, routes, holdOpen });
   const servers: Server[] = [];
   const socketPaths: string[] = [];
 
-  const newServer = (authorize: Authorize | null): Server => {
+  const newServer = (listener: Listener, routes: readonly Route[] = routeTable): Server => {
+    const { authorize } = listener;
     // Node's own limits sit behind the daemon's body deadline, so the daemon's clearer answer comes first.
     const requestTimeout = settings.bodyTimeoutMs + 5000;
-    const server = createServer({ requestTimeout, headersTimeout: Math.min(requestTimeout, 30_000) }, createRequestHandler(deps, authorize));
+    const server = createServer({ requestTimeout, headersTimeout: Math.min(requestTimeout, 30_000) }, createRequestHandler(deps(routes), listener));
     server.keepAliveTimeout = 5000;
     server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
       if (error.code === 'ECONNRESET' || !socket.writable) { socket.destroy(); return; }
@@ -63,14 +69,21 @@ export const createDaemonServer = (gate: DaemonGate, options: DaemonServerOption
 
   return {
     listenSocket: async (path) => {
-      const server = newServer(null);
+      const server = newServer({ name: 'runtime-socket', authorize: null });
       await listenOnSocket(server, path);
       socketPaths.push(path);
     },
 
+    listenHumanSocket: async (path, group = null) => {
+      const server = newServer({ name: 'human-socket', authorize: null }, humanRouteTable);
+      await listenOnSocket(server, path);
+      socketPaths.push(path);
+      humanSocketAccess(path, group);
+    },
+
     listenHttp: async (host, port, token) => {
       if (!isLoopbackHost(host)) throw new NotLoopbackError(host);
-      const server = newServer(bearerCheck(token));
+      const server = newServer({ name: 'http', authorize: bearerCheck(token) });
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(port, host, () => { server.off('error', reject); resolve(); });

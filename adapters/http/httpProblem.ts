@@ -5,7 +5,8 @@
 export type ProblemCode =
   | 'bad-request' | 'headers-too-large' | 'bad-json' | 'invalid-body' | 'invalid-query' | 'body-too-large' | 'body-timeout'
   | 'client-closed' | 'unknown-hook' | 'unknown-route' | 'method-not-allowed' | 'unauthorized' | 'unknown-approval'
-  | 'unknown-projection' | 'decision-timeout' | 'internal-error';
+  | 'unknown-projection' | 'decision-timeout' | 'internal-error'
+  | 'unknown-registration' | 'bad-auth' | 'channel-refused';
 
 export interface ErrorBody {
   readonly error: { readonly code: ProblemCode; readonly message: string; readonly where: string };

@@ -1,9 +1,12 @@
 /**
- * One request, start to end: authorise (HTTP listener), match a route, run it, answer JSON. Any failure becomes
+ * One request, start to end: authorise (HTTP listener), establish the caller (the listener, and for a request that
+ * claims a runtime registration its MAC: runtimeAuth.ts), match a route, run it, answer JSON (signed for a
+ * registered caller). Any failure becomes
  * an error body naming the problem and where it is; deciding endpoints answer with a block (or a held reply)
  * as well, and the rejection is recorded in the ledger. Nothing thrown here escapes to crash the daemon.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { anonymousRuntime, humanCaller, registeredRuntime, type Caller } from '../../domain/session/caller.ts';
 import type { DaemonGate } from './gatePort.ts';
 import { asProblem, HttpProblem } from './httpProblem.ts';
 import { parseJson } from './parseBody.ts';
@@ -11,6 +14,7 @@ import { readBody } from './readBody.ts';
 import { failureBody, isToolCallKind, type RouteKind } from './replies.ts';
 import { matchRoute, type Route, type RouteContext } from './route.ts';
 import type { ServerSettings } from './serverSettings.ts';
+import { authenticate, claimedRegistration, macHeader } from './runtimeAuth.ts';
 
 export interface HandlerDeps {
   readonly gate: DaemonGate;
@@ -22,23 +26,36 @@ export interface HandlerDeps {
 
 export type Authorize = (req: IncomingMessage) => boolean;
 
-export const sendJson = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
+/**
+ * Where a request arrived. The runtime socket and loopback HTTP serve runtimes (anonymous unless the request is
+ * signed with a registration's key); the human socket's callers are the human channel, whatever they claim.
+ */
+export interface Listener {
+  readonly name: 'runtime-socket' | 'http' | 'human-socket';
+  readonly authorize: Authorize | null;
+}
+
+export type SignAnswer = (status: number, body: string) => string;
+
+export const sendJson = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, sign: SignAnswer | null = null): void => {
   if (res.headersSent || res.destroyed) return;
   const payload = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload), ...headers });
+  const signed = sign === null ? headers : { ...headers, [macHeader]: sign(status, payload) };
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload), ...signed });
   res.end(payload);
 };
 
-export const createRequestHandler = (deps: HandlerDeps, authorize: Authorize | null) =>
+export const createRequestHandler = (deps: HandlerDeps, listener: Listener) =>
   (req: IncomingMessage, res: ServerResponse): void => {
     res.on('error', () => undefined);
-    void handle(deps, authorize, req, res).catch((error: unknown) => {
+    void handle(deps, listener, req, res).catch((error: unknown) => {
       deps.settings.log({ msg: 'request handler failed', problem: (error as Error).message });
       if (!res.headersSent) sendJson(res, 500, asProblem(error).body); else res.destroy();
     });
   };
 
-const handle = async (deps: HandlerDeps, authorize: Authorize | null, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+const handle = async (deps: HandlerDeps, listener: Listener, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const { authorize } = listener;
   const { gate, settings } = deps;
   const url = req.url ?? '/';
   const q = url.indexOf('?');
@@ -55,10 +72,33 @@ const handle = async (deps: HandlerDeps, authorize: Authorize | null, req: Incom
     return;
   }
 
+  const limits = { maxBytes: settings.maxBodyBytes, timeoutMs: settings.bodyTimeoutMs };
+  let caller: Caller = listener.name === 'human-socket' ? humanCaller('human-socket') : anonymousRuntime;
+  let sign: SignAnswer | null = null;
+  let body: string | null = null;
+  if (listener.name !== 'human-socket' && claimedRegistration(req) !== null) {
+    // A request that claims a registration must prove it before anything runs: the body is part of the proof.
+    try { body = await readBody(req, limits); } catch (error) {
+      const problem = asProblem(error);
+      await record(deps, endpoint, problem, null, isToolCallKind(kind));
+      sendJson(res, problem.status, failureBody(kind, problem, null), { connection: 'close' });
+      return;
+    }
+    const auth = authenticate(req, gate.runtimes, body);
+    if (!auth.ok) {
+      const problem = new HttpProblem(401, auth.code, `${auth.message} Refused: a runtime that registered signs every request with its key.`, 'header.x-tollgate-registration');
+      await record(deps, endpoint, new HttpProblem(401, auth.code, `channel:${auth.code}: ${auth.message}`, problem.where), null, isToolCallKind(kind));
+      sendJson(res, 401, failureBody(kind, problem, null));
+      return;
+    }
+    caller = registeredRuntime(auth.registrationId);
+    sign = auth.sign;
+  }
+
   const ctx: RouteContext = {
     req, res, query, gate, settings, endpoint, params: match.found === 'route' ? match.params : [],
-    sessionId: null, callId: null,
-    json: async () => parseJson(await readBody(req, { maxBytes: settings.maxBodyBytes, timeoutMs: settings.bodyTimeoutMs })),
+    sessionId: null, callId: null, caller, listener: listener.name,
+    json: async () => parseJson(body ?? await readBody(req, limits)),
     holdOpen: deps.holdOpen,
   };
   try {
@@ -68,14 +108,14 @@ const handle = async (deps: HandlerDeps, authorize: Authorize | null, req: Incom
       throw new HttpProblem(405, 'method-not-allowed', `${path.slice(0, 200)} does not accept ${method}; it accepts ${match.allowed.join(', ')}.`, 'method');
     const result = await match.route.handle(ctx);
     if ('streamed' in result) return;
-    sendJson(res, result.status, result.body);
+    sendJson(res, result.status, result.body, {}, sign);
   } catch (error) {
     const problem = asProblem(error);
     await record(deps, endpoint, problem, ctx.sessionId, isToolCallKind(kind));
     if (problem.code === 'client-closed') return;
     if (res.headersSent) { res.destroy(); return; }
     sendJson(res, problem.status, failureBody(kind, problem, ctx.sessionId, ctx.callId),
-      problem.code === 'body-timeout' ? { connection: 'close' } : {});
+      problem.code === 'body-timeout' ? { connection: 'close' } : {}, sign);
     if (problem.code === 'body-too-large') lingerThenClose(req, settings.bodyTimeoutMs);
   }
 };

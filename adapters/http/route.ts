@@ -1,5 +1,6 @@
 /** One endpoint: method, path pattern, how it is named in rejections, how it fails, and its handler. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Caller } from '../../domain/session/caller.ts';
 import type { DaemonGate } from './gatePort.ts';
 import type { RouteKind } from './replies.ts';
 import type { ServerSettings } from './serverSettings.ts';
@@ -18,6 +19,9 @@ export interface RouteContext {
   json(): Promise<unknown>;
   /** Registers a response that stays open (SSE) so closing the server ends it. */
   holdOpen(end: () => void): () => void;
+  /** Who asks, as the listener and the request's registration MAC proved it (never a body field). */
+  readonly caller: Caller;
+  readonly listener: 'runtime-socket' | 'http' | 'human-socket';
   /** Set by handlers as soon as they know them, so a failure is filed under the right session and call. */
   sessionId: string | null;
   callId: string | null;

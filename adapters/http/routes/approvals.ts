@@ -5,6 +5,7 @@ import { approvalAnswerBody } from '../bodySchemas.ts';
 import { HttpProblem } from '../httpProblem.ts';
 import { validate } from '../parseBody.ts';
 import { ok, type Route, type RouteResult } from '../route.ts';
+import { channelRefusal } from './channelRefusal.ts';
 
 const unknownApproval = (result: ApprovalResult): RouteResult => ({
   status: 404,
@@ -24,8 +25,13 @@ export const answerApprovalRoute: Route = {
   method: 'POST', pattern: /^\/v1\/approvals\/([^/]+)$/, endpoint: () => 'approvals:answer', kind: () => 'other',
   handle: async (ctx) => {
     const b = validate(approvalAnswerBody, await ctx.json());
-    const result = await ctx.gate.answer(ctx.params[0] ?? '', b.answer, b.answered_by);
+    // Who answered is what the channel proved (ctx.caller), never the body's answered_by.
+    const result = await ctx.gate.answer(ctx.params[0] ?? '', b.answer, null, ctx.caller, b.surface);
     ctx.sessionId = result.sessionId;
+    if (result.outcome === 'refused') {
+      const refusal = channelRefusal(result.refused ?? 'channel:refused', 'path.id');
+      return 'body' in refusal ? { status: refusal.status, body: { ...result, ...(refusal.body as object) } } : refusal;
+    }
     return result.outcome === 'unknown' ? unknownApproval(result) : ok(result);
   },
 };

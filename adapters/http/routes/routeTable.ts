@@ -4,10 +4,11 @@ import { answerApprovalRoute, listApprovalsRoute, waitApprovalRoute } from './ap
 import { healthRoute } from './health.ts';
 import { hermesHookRoute } from './hermesHooks.ts';
 import { projectionRoute } from './projections.ts';
-import { messageRoute, outputRoute, toolCallRoute } from './runtimeApi.ts';
+import { messageRoute, outputRoute, registerRuntimeRoute, toolCallRoute } from './runtimeApi.ts';
 import { streamRoute } from './stream.ts';
 
 export const routeTable: readonly Route[] = [
+  registerRuntimeRoute, // POST /v1/runtime/register
   hermesHookRoute,     // POST /v1/hooks/hermes/:hook
   toolCallRoute,       // POST /v1/tool-calls
   messageRoute,        // POST /v1/messages
@@ -18,4 +19,9 @@ export const routeTable: readonly Route[] = [
   projectionRoute,     // GET  /v1/projections/:name[?session=]
   healthRoute,         // GET  /v1/health
   streamRoute,         // GET  /v1/stream[?session=&verdict=&layer=&tool=&type=&after=]
+];
+
+/** The human socket: answers and reads, nothing a runtime sends (no words, no tool calls, no registrations). */
+export const humanRouteTable: readonly Route[] = [
+  listApprovalsRoute, answerApprovalRoute, waitApprovalRoute, projectionRoute, healthRoute, streamRoute,
 ];

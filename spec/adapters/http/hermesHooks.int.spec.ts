@@ -153,7 +153,7 @@ describe('Hermes hooks over the socket', () => {
       await startSession(daemon, 'parent');
       await daemon.request('POST', '/v1/hooks/hermes/subagent_start', { parent_session_id: 'parent', child_session_id: 'kid', child_role: 'leaf', child_goal: 'tidy' });
       const started = (await daemon.recorded('SessionStarted')).map((e) => e.data);
-      expect(started).to.deep.include({ sessionId: 'kid', platform: 'subagent', parentSessionId: 'parent', at: (started[1] as { at: string }).at });
+      expect(started).to.deep.include({ sessionId: 'kid', platform: 'subagent', parentSessionId: 'parent', owner: null, at: (started[1] as { at: string }).at });
       expect((await preToolCall(daemon, 'kid', 'ls')).json).to.include({ action: 'allow' });
       await daemon.request('POST', '/v1/hooks/hermes/subagent_stop', { parent_session_id: 'parent', child_session_id: 'kid', child_status: 'completed' });
       expect((await preToolCall(daemon, 'kid', 'ls')).json).to.include({ action: 'block', layer: 'session' });

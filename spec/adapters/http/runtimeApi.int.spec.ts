@@ -55,23 +55,23 @@ describe('generic runtime API, approvals, projections and health', () => {
       expect(json.approvals[0]).to.include({ approvalId: id, sessionId: 's1', tool: 'terminal' });
     });
 
-    it('answers a question and then it is no longer open', async () => {
+    it('answers a question on the human socket, recorded as answered by the channel (not the body\'s answered_by)', async () => {
       const id = await ask();
-      const reply = await daemon.request('POST', `/v1/approvals/${id}`, { answer: 'once', answered_by: 'alice' });
+      const reply = await daemon.human('POST', `/v1/approvals/${id}`, { answer: 'once', answered_by: 'alice' });
       expect(reply.status).to.equal(200);
       expect(reply.json).to.deep.equal({ approvalId: id, outcome: 'allowed', sessionId: 's1', answer: 'once' });
       expect(((await daemon.request('GET', '/v1/approvals')).json as { approvals: unknown[] }).approvals).to.deep.equal([]);
       const [answered] = await daemon.recorded('ApprovalAnswered');
-      expect(answered?.data).to.deep.include({ answeredBy: 'alice', answer: 'once' });
+      expect(answered?.data).to.deep.include({ answeredBy: 'human-socket', answer: 'once' });
     });
 
     it('answers 404 to an unknown question (and to one already answered)', async () => {
-      const unknown = await daemon.request('POST', '/v1/approvals/nope', { answer: 'deny' });
+      const unknown = await daemon.human('POST', '/v1/approvals/nope', { answer: 'deny' });
       expect(unknown.status).to.equal(404);
       expect((unknown.json as { error: { code: string; where: string } }).error).to.include({ code: 'unknown-approval', where: 'path.id' });
       const id = await ask();
-      await daemon.request('POST', `/v1/approvals/${id}`, { answer: 'deny' });
-      expect((await daemon.request('POST', `/v1/approvals/${id}`, { answer: 'once' })).status).to.equal(404);
+      await daemon.human('POST', `/v1/approvals/${id}`, { answer: 'deny' });
+      expect((await daemon.human('POST', `/v1/approvals/${id}`, { answer: 'once' })).status).to.equal(404);
     });
 
     it('rejects an answer that is not once, session, always or deny', async () => {
@@ -85,7 +85,7 @@ describe('generic runtime API, approvals, projections and health', () => {
       const id = await ask();
       const waiting = daemon.request('GET', `/v1/approvals/${id}/wait?timeout_ms=5000`);
       await sleep(50);
-      await daemon.request('POST', `/v1/approvals/${id}`, { answer: 'deny' });
+      await daemon.human('POST', `/v1/approvals/${id}`, { answer: 'deny' });
       const reply = await waiting;
       expect(reply.status).to.equal(200);
       expect(reply.json).to.include({ approvalId: id, outcome: 'denied', answer: 'deny' });

@@ -14,10 +14,14 @@ export interface Daemon {
   readonly gate: Gate;
   readonly server: DaemonServer;
   readonly socket: string;
+  /** The human channel's socket (server.human_socket): answers there are recorded as answered by `human-socket`. */
+  readonly humanSocket: string;
   readonly dir: TempDir;
   /** Set when the fixture was started with `http: true`. */
   readonly http: { readonly host: string; readonly port: number; readonly token: string } | null;
   request(method: string, path: string, body?: RequestBody, headers?: Record<string, string>): Promise<DaemonResponse>;
+  /** A request on the human socket. */
+  human(method: string, path: string, body?: RequestBody): Promise<DaemonResponse>;
   /** Events of these types in the ledger, oldest first. */
   recorded(...types: string[]): Promise<RecordedEvent[]>;
   stop(): Promise<void>;
@@ -42,10 +46,13 @@ export const startDaemon = async (options: DaemonFixtureOptions = {}): Promise<D
   const server = createDaemonServer(options.wrap ? options.wrap(gate) : gate, { version: '9.9.9-test', ...options.server });
   const socket = dir.file('tollgate.sock');
   await server.listenSocket(socket);
+  const humanSocket = dir.file('human/human.sock');
+  await server.listenHumanSocket(humanSocket);
   const http = options.http ? { ...(await server.listenHttp('127.0.0.1', 0, testToken)), token: testToken } : null;
   return {
-    gate, server, socket, dir, http,
+    gate, server, socket, humanSocket, dir, http,
     request: (method, path, body, headers) => requestOverSocket(socket, method, path, body, headers),
+    human: (method, path, body) => requestOverSocket(humanSocket, method, path, body),
     recorded: async (...types) => gate.ledger.readAll(types.length ? { filter: { types } } : {}),
     stop: async () => {
       await server.close();
@@ -57,15 +64,17 @@ export const startDaemon = async (options: DaemonFixtureOptions = {}): Promise<D
 
 /** A gate that forwards everything to the real one, except the methods given. */
 export const delegatingGate = (gate: Gate, overrides: Partial<Pick<DaemonGate, 'toolCall' | 'output' | 'userMessage' | 'answer'>>): DaemonGate => ({
-  userMessage: overrides.userMessage ?? ((input) => gate.userMessage(input)),
-  sessionSeen: (input) => gate.sessionSeen(input),
-  subagentStarted: (input) => gate.subagentStarted(input),
+  userMessage: overrides.userMessage ?? ((input, caller) => gate.userMessage(input, caller)),
+  sessionSeen: (input, caller) => gate.sessionSeen(input, caller),
+  subagentStarted: (input, caller) => gate.subagentStarted(input, caller),
   toolCall: overrides.toolCall ?? ((input) => gate.toolCall(input)),
   output: overrides.output ?? ((input) => gate.output(input)),
-  answer: overrides.answer ?? ((id, answer, by) => gate.answer(id, answer, by)),
+  answer: overrides.answer ?? ((id, answer, by, caller, surface) => gate.answer(id, answer, by, caller, surface)),
   waitForAnswer: (id, ms) => gate.waitForAnswer(id, ms),
   toolResult: (input) => gate.toolResult(input),
-  endSession: (id) => gate.endSession(id),
+  endSession: (id, caller) => gate.endSession(id, caller),
+  registerRuntime: (input) => gate.registerRuntime(input),
+  get runtimes() { return gate.runtimes; },
   recordRejection: (endpoint, problem, sessionId, toolCall) => gate.recordRejection(endpoint, problem, sessionId, toolCall),
   get projections() { return gate.projections; },
   get ledger() { return gate.ledger; },
