@@ -3,6 +3,7 @@
  * each event decoded once. Each projection keeps its own position and caught-up flag — the gate waits on them —
  * and its own checkpoint, so a restart resumes instead of re-reading everything. A checkpoint made by other code
  * (another version or another fold) is discarded and that projection is rebuilt from the start of the ledger.
+ * Whether a checkpoint is authentic is the store's business (authenticatedCheckpoints for files others can write).
  */
 import { createHash } from 'node:crypto';
 import { map, type Subscription } from 'rxjs';
@@ -112,9 +113,11 @@ class Slot<S> implements RunningProjection<S> {
   }
 }
 
-const startOf = async <S>(projection: Projection<S>, codeHash: string, checkpoints: CheckpointStore): Promise<ProjectionView<S>> => {
-  const saved = await checkpoints.load(projection.name);
-  if (saved === null || saved.codeHash !== codeHash) return { state: projection.initial(), position: 0, caughtUp: false };
+const startOf = async <S>(projection: Projection<S>, codeHash: string, checkpoints: CheckpointStore, head: number): Promise<ProjectionView<S>> => {
+  // A store that cannot produce a checkpoint costs a rebuild, never the start: the ledger holds every fact.
+  const saved = await checkpoints.load(projection.name).catch(() => null);
+  // A checkpoint beyond the head belongs to a ledger that is no longer there (deleted or replaced): not this one's state.
+  if (saved === null || saved.codeHash !== codeHash || saved.position > head) return { state: projection.initial(), position: 0, caughtUp: false };
   const deserialize = projection.deserialize ?? ((json: unknown) => json as S);
   return { state: deserialize(saved.state), position: saved.position, caughtUp: false };
 };
@@ -124,9 +127,10 @@ export const startProjections = async <P extends Projections>(
 ): Promise<ProjectionHost<P>> => {
   const slots: Slot<unknown>[] = [];
   const running: Record<string, RunningProjection<unknown>> = {};
+  const head = await ledger.headPosition();
   for (const [key, projection] of Object.entries(projections)) {
     const codeHash = projectionCodeHash(projection);
-    const slot = new Slot(projection, codeHash, await startOf(projection, codeHash, checkpoints), checkpoints, options.checkpointEveryMs ?? 5000);
+    const slot = new Slot(projection, codeHash, await startOf(projection, codeHash, checkpoints, head), checkpoints, options.checkpointEveryMs ?? 5000);
     slots.push(slot);
     running[key] = slot;
   }

@@ -37,7 +37,7 @@ export const fileCheckpointStore = (path: string): CheckpointStore => ({
   // Temp file, fsync, rename, fsync the folder: a crash leaves the old checkpoint or the new one, never half of one.
   write: async (checkpoint) => {
     const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-    const handle = await open(temporary, 'wx', 0o644);
+    const handle = await open(temporary, 'wx', 0o600);
     try {
       await handle.writeFile(`${JSON.stringify(checkpoint, null, 2)}\n`);
       await handle.sync();

@@ -21,7 +21,7 @@ const notYet = (engine: string) =>
   new LedgerInputError(`The ${engine} ledger adapter is not available yet; use sqlite:./data/ledger.db or memory:.`);
 
 /** `sqlite:<path>`; a `//` form is only accepted as `sqlite:///absolute/path`, because `sqlite://x/y` hides a host. */
-const sqlitePath = (url: string, cwd: string): string => {
+export const sqlitePath = (url: string, cwd: string): string => {
   let path = url.slice('sqlite:'.length);
   if (path.startsWith('///')) path = path.slice(2);
   else if (path.startsWith('//')) throw new LedgerInputError(`Ledger URL ${url}: write sqlite:./relative/path.db or sqlite:///absolute/path.db.`);

@@ -7,6 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
+import { PRIVATE_DIR_MODE, preparePrivateDatabase } from '../ledger/privateFile.ts';
+import type { Tightened } from '../ledger/privateFile.ts';
 import { hmacDigest } from './hmacDigest.ts';
 import { loadPayloadKey, payloadKeyPathFor } from './payloadKey.ts';
 import { checkText, isoInstant } from './payloadStore.ts';
@@ -15,6 +17,8 @@ import type { PayloadStore } from './payloadStore.ts';
 export interface SqlitePayloadStoreOptions {
   /** @defaultValue `<folder of the store>/keys/payload-hmac.key` */
   readonly keyPath?: string;
+  /** Told when the database file or a companion was looser than 0600 and had to be tightened. */
+  readonly onTightened?: Tightened;
 }
 
 const schema = `
@@ -29,8 +33,9 @@ CREATE INDEX IF NOT EXISTS payloads_stored_at ON payloads (stored_at);
 
 export const openSqlitePayloadStore = async (path: string, options: SqlitePayloadStoreOptions = {}): Promise<PayloadStore> => {
   const file = resolve(path);
-  mkdirSync(dirname(file), { recursive: true });
+  mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
   const key = await loadPayloadKey(options.keyPath ?? payloadKeyPathFor(file));
+  preparePrivateDatabase(file, options.onTightened);
   const db = new Database(file);
   db.pragma('busy_timeout = 5000');
   db.pragma('journal_mode = WAL');

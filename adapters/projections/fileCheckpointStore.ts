@@ -1,16 +1,30 @@
-/** Projection checkpoints as JSON files in a folder, written atomically (temp file, fsync, rename). */
+/**
+ * Projection checkpoints as JSON files (mode 0600) in a 0700 folder, written atomically (temp file, fsync, rename).
+ * The files are not trusted by themselves: the runtime wraps this store in authenticatedCheckpoints, which checks
+ * the MAC kept in each file.
+ */
 import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CheckpointStore, ProjectionCheckpoint } from '../../projections/checkpointStore.ts';
 
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 export const fileCheckpointStore = (dir: string): CheckpointStore => ({
+  // Missing is null (start from the ledger); present but not a checkpoint throws, so the caller can say so.
   load: async (name) => {
+    let text: string;
     try {
-      const parsed = JSON.parse(await readFile(join(dir, `${name}.json`), 'utf8')) as ProjectionCheckpoint;
-      return typeof parsed.codeHash === 'string' && typeof parsed.position === 'number' ? parsed : null;
-    } catch {
-      return null; // missing or unreadable: the projection is rebuilt from the ledger, which is always safe
+      text = await readFile(join(dir, `${name}.json`), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
     }
+    const parsed: unknown = JSON.parse(text);
+    const codeHash = isObject(parsed) ? parsed['codeHash'] : undefined;
+    const position = isObject(parsed) ? parsed['position'] : undefined;
+    if (!isObject(parsed) || typeof codeHash !== 'string' || typeof position !== 'number') throw new Error('not a projection checkpoint');
+    const mac = parsed['mac'];
+    return { codeHash, position, state: parsed['state'], ...(typeof mac === 'string' ? { mac } : {}) } satisfies ProjectionCheckpoint;
   },
   save: async (name, checkpoint) => {
     await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -18,6 +32,8 @@ export const fileCheckpointStore = (dir: string): CheckpointStore => ({
     const temporary = `${target}.${process.pid}.tmp`;
     const handle = await open(temporary, 'w', 0o600);
     try {
+      // A temp file left by a crashed run keeps its old mode when reopened: make it private either way.
+      await handle.chmod(0o600);
       await handle.writeFile(JSON.stringify(checkpoint));
       await handle.sync();
     } finally {

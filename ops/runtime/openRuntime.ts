@@ -11,11 +11,16 @@ import { openMemoryPayloadStore } from '../../adapters/payloads/memoryPayloadSto
 import { loadPayloadKey } from '../../adapters/payloads/payloadKey.ts';
 import type { PayloadStore } from '../../adapters/payloads/payloadStore.ts';
 import { openSqlitePayloadStore } from '../../adapters/payloads/sqlitePayloadStore.ts';
+import { loadCheckpointHmacKey } from '../../adapters/projections/checkpointKey.ts';
 import { fileCheckpointStore } from '../../adapters/projections/fileCheckpointStore.ts';
-import { memoryCheckpointStore } from '../../projections/checkpointStore.ts';
+import { encodeEvent } from '../../domain/events/codec.ts';
+import { authenticatedCheckpoints } from '../../projections/authenticatedCheckpoints.ts';
+import { memoryCheckpointStore, type CheckpointStore } from '../../projections/checkpointStore.ts';
 import type { TollgateConfig } from '../config/configSchema.ts';
 import { Gate } from '../gate/gate.ts';
 import { RuntimeRegistry } from '../gate/runtimeRegistry.ts';
+import { configSettings, describeChange, recordConfigLoaded, settingChanges } from './configRecord.ts';
+import { privateDataDirRules, securePrivateDataDir } from './privateDataDir.ts';
 import { sharedBashAnalyzer } from './sharedAnalyzer.ts';
 
 export interface Runtime {
@@ -31,25 +36,48 @@ export interface RuntimeOptions {
   readonly clock?: () => number;
   readonly expiryTimers?: boolean;
   readonly newId?: () => string;
+  /** The daemon sets this: the configuration is recorded as ConfigLoaded (stream `config`) before the gate opens. */
+  readonly recordConfig?: { readonly path: string | null; readonly version: string };
+  /** Told about modes tightened, checkpoints rejected, settings changed. @defaultValue a line on stderr */
+  readonly log?: (line: string) => void;
 }
+
+/** Projection checkpoints under data.dir, each checked against the daemon's key; a rejected one is recorded. */
+const projectionCheckpoints = async (dataDir: string, ledger: Ledger, now: () => string, log: (line: string) => void): Promise<CheckpointStore> =>
+  authenticatedCheckpoints(fileCheckpointStore(join(dataDir, 'projections')), {
+    key: await loadCheckpointHmacKey(join(dataDir, 'keys', 'checkpoint-hmac.key')),
+    onRejected: async ({ name, problem }) => {
+      log(`projection checkpoint ${name} rejected: ${problem}; rebuilding it from the ledger`);
+      await ledger.append('ops-daemon', [encodeEvent({ type: 'CheckpointRejected', data: { projection: name, problem, at: now() } })]);
+    },
+  });
 
 export const openRuntime = async (config: TollgateConfig, options: RuntimeOptions = {}): Promise<Runtime> => {
   const dataDir = resolve(config.data.dir);
   const inMemory = config.ledger.url === 'memory:';
+  const log = options.log ?? ((line: string) => process.stderr.write(`tollgate: ${line}\n`));
+  const clock = options.clock ?? Date.now;
+  const now = () => new Date(clock()).toISOString();
+  if (!inMemory) securePrivateDataDir(dataDir, { ...privateDataDirRules(config, dataDir), tightened: log });
   const analyzer = await sharedBashAnalyzer();
-  const ledger = await openLedger(config.ledger.url, inMemory ? {} : { sqlite: { keyPath: join(dataDir, 'keys', 'checkpoint.ed25519') } });
+  const ledger = await openLedger(config.ledger.url, inMemory ? {} : { sqlite: { keyPath: join(dataDir, 'keys', 'checkpoint.ed25519'), onTightened: log } });
   let payloads: PayloadStore | null = null;
   try {
     const hmacKey = inMemory ? randomBytes(32) : await loadPayloadKey(join(dataDir, 'keys', 'payload-hmac.key'));
     payloads = inMemory
       ? openMemoryPayloadStore({ key: hmacKey })
-      : await openSqlitePayloadStore(join(dataDir, 'payloads.db'), { keyPath: join(dataDir, 'keys', 'payload-hmac.key') });
+      : await openSqlitePayloadStore(join(dataDir, 'payloads.db'), { keyPath: join(dataDir, 'keys', 'payload-hmac.key'), onTightened: log });
+    if (options.recordConfig) {
+      const previous = await recordConfigLoaded(ledger, { config, ...options.recordConfig, now: now() });
+      const changes = previous ? settingChanges(previous.data.settings, configSettings(config)) : [];
+      if (changes.length > 0) log(`configuration changed since the start at ${previous!.data.at}: ${changes.map(describeChange).join('; ')}`);
+    }
     const gate = await Gate.open({
       config, ledger, payloads,
       digest: (text) => hmacDigest(hmacKey, text),
       analyzeShell: (source) => analyzer.analyze(source),
-      checkpoints: inMemory ? memoryCheckpointStore() : fileCheckpointStore(join(dataDir, 'projections')),
-      clock: options.clock ?? Date.now,
+      checkpoints: inMemory ? memoryCheckpointStore() : await projectionCheckpoints(dataDir, ledger, now, log),
+      clock,
       newId: options.newId ?? randomUUID,
       expiryTimers: options.expiryTimers ?? true,
       // Registrations survive a daemon restart: a running Hermes keeps its key and must keep its sessions.

@@ -11,6 +11,8 @@ import type { Page, PageSource } from '../catchUpSubscription.ts';
 import { checkpointSigner, loadCheckpointKey } from '../checkpoint.ts';
 import { checkpointPathFor, fileCheckpointStore, readCheckedCheckpoint } from '../checkpointStore.ts';
 import { checkpointWriter } from '../checkpointWriter.ts';
+import { PRIVATE_DIR_MODE, preparePrivateDatabase, tightenFile } from '../privateFile.ts';
+import type { Tightened } from '../privateFile.ts';
 import { chainWalker } from '../hashChain.ts';
 import { walkChain } from './walkChain.ts';
 import { ledgerWatchers } from '../ledgerWatchers.ts';
@@ -45,6 +47,8 @@ export interface SqliteLedgerOptions {
   readonly now?: () => Date;
   /** Told when the checkpoint could not be written or was left in place. @defaultValue process.emitWarning */
   readonly onCheckpointProblem?: (problem: string) => void;
+  /** Told when the database file or a companion was looser than 0600 and had to be tightened. */
+  readonly onTightened?: Tightened;
 }
 
 const limitOf = (maxCount: number) => (Number.isFinite(maxCount) ? maxCount : -1);
@@ -55,9 +59,13 @@ const filterParameters = (filter: NormalizedFilter) => ({
 
 export const openSqliteLedger = async (path: string, options: SqliteLedgerOptions = {}): Promise<Ledger> => {
   const file = resolve(path);
-  mkdirSync(dirname(file), { recursive: true });
+  // A missing folder is created private; an existing one is not ours to change (the runtime tightens data.dir).
+  mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+  preparePrivateDatabase(file, options.onTightened);
   const signer = checkpointSigner(await loadCheckpointKey(options.keyPath ?? join(dirname(file), 'keys', 'checkpoint.ed25519')));
-  const checkpointStore = fileCheckpointStore(options.checkpointPath ?? checkpointPathFor(file));
+  const checkpointPath = options.checkpointPath ?? checkpointPathFor(file);
+  tightenFile(checkpointPath, options.onTightened);
+  const checkpointStore = fileCheckpointStore(checkpointPath);
   const pageSize = options.pageSize ?? 500;
 
   const db = new Database(file);

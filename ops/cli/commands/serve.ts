@@ -7,6 +7,7 @@ import { createDaemonServer } from '../../../adapters/http/daemonServer.ts';
 import { openRuntime } from '../../runtime/openRuntime.ts';
 import { startRetention } from '../../jobs/retention.ts';
 import { tollgateVersion } from '../../version.ts';
+import { configPath } from '../../config/loadConfig.ts';
 import { configFrom } from '../globalOptions.ts';
 import { UsageError } from '../usageError.ts';
 
@@ -17,7 +18,9 @@ export const serveCommand = (): Command => new Command('serve')
   .addHelpText('after', '\nExample:\n  tollgate serve\n  tollgate -c tollgate.yaml serve --http')
   .action(async (options: { socket?: string; http?: boolean }, command: Command) => {
     const config = configFrom(command);
-    const runtime = await openRuntime(config, { expiryTimers: true });
+    // The configuration is recorded (ConfigLoaded) at every start, so a changed yolo shows in the ledger and in doctor.
+    const path = configPath((command.parent ?? command).opts<{ config?: string }>().config);
+    const runtime = await openRuntime(config, { expiryTimers: true, recordConfig: { path, version: tollgateVersion } });
     const server = createDaemonServer(runtime.gate, { version: tollgateVersion });
     const retention = startRetention(runtime, config);
     const socket = resolve(options.socket ?? config.server.socket);
