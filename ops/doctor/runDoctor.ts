@@ -18,7 +18,9 @@ import {
 import { pluginSourceDir } from '../install/installHermes.ts';
 import { splitWords } from '../install/shellWords.ts';
 import { fail, ok, warn, type Check, type DoctorReport } from './checks.ts';
+import { configChecks, type ConfigCheckInput } from './configChecks.ts';
 import { hermesEnvOf, type HermesEnv } from './hermesEnv.ts';
+import { privateFileChecks } from './privateFiles.ts';
 import {
   findHermesPython, hardlineProbe, plainProbe, probeDaemon, probePlugin, runShellHook, type PluginProbe, type PluginProbeResult,
 } from './probes.ts';
@@ -33,6 +35,8 @@ export interface DoctorOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** @defaultValue adapters/hermes/plugin/tollgate of this tollgate */
   readonly pluginSource?: string;
+  /** tollgate's own configuration: private files, the settings the daemon runs with, rejected checkpoints. */
+  readonly tollgate?: ConfigCheckInput;
 }
 
 const toolsTheHookMustSee = ['terminal', 'execute_code', 'write_file', 'patch'];
@@ -147,6 +151,9 @@ export const runDoctor = async (options: DoctorOptions): Promise<DoctorReport> =
       checks.push(warn('daemon.decides', 'daemon decides', `\`${hardlineProbe}\` blocked (${hard.reasons.join(', ')}), but \`${plainProbe}\` was answered ${daemon.plain?.action ?? 'with nothing'} (${daemon.plain?.reasons.join(', ') ?? ''})`, 'ordinary work would be blocked too: check the configuration (tollgate classify "echo hi")'));
     else checks.push(ok('daemon.decides', 'daemon decides', `probe session ${probeId}-daemon: \`${hardlineProbe}\` blocked (${hard.reasons.join(', ')}), \`${plainProbe}\` allowed`));
   }
+
+  // -- tollgate's own files and configuration -------------------------------------------------------------------
+  if (options.tollgate) checks.push(...privateFileChecks(options.tollgate.config), ...await configChecks(options.tollgate));
 
   // -- Hermes home and configuration ----------------------------------------------------------------------------
   let config: HermesConfigFile | null = null;

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { formatReport } from '../../doctor/checks.ts';
 import { runDoctor } from '../../doctor/runDoctor.ts';
+import { tollgateInputsOf } from '../../doctor/tollgateInputs.ts';
 import { hermesHomeOf } from '../../install/hermesConfig.ts';
 import { configFrom } from '../globalOptions.ts';
 
@@ -23,7 +24,8 @@ Examples:
   tollgate doctor --hermes-home /srv/hermes --python /srv/hermes/venv/bin/python --json`)
   .action(async (options: { hermesHome?: string; socket?: string; python?: string; json?: boolean }, command: Command) => {
     const socket = resolve(options.socket ?? configFrom(command).server.socket);
-    const report = await runDoctor({ home: hermesHomeOf(options.hermesHome), socket, ...(options.python === undefined ? {} : { python: options.python }) });
+    const tollgate = tollgateInputsOf((command.parent ?? command).opts<{ config?: string }>().config);
+    const report = await runDoctor({ home: hermesHomeOf(options.hermesHome), socket, ...(tollgate === undefined ? {} : { tollgate }), ...(options.python === undefined ? {} : { python: options.python }) });
     process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
     process.exitCode = report.ok ? 0 : 1;
   });
