@@ -12,6 +12,7 @@ import { asProblem, HttpProblem } from './httpProblem.ts';
 import { parseJson } from './parseBody.ts';
 import { readBody } from './readBody.ts';
 import { failureBody, isToolCallKind, type RouteKind } from './replies.ts';
+import { visibleJson } from '../../domain/encoding/visibleText.mjs';
 import { matchRoute, type Route, type RouteContext } from './route.ts';
 import type { ServerSettings } from './serverSettings.ts';
 import { authenticate, claimedRegistration, macHeader } from './runtimeAuth.ts';
@@ -39,7 +40,9 @@ export type SignAnswer = (status: number, body: string) => string;
 
 export const sendJson = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, sign: SignAnswer | null = null): void => {
   if (res.headersSent || res.destroyed) return;
-  const payload = JSON.stringify(body);
+  // People read answers raw too (curl on the socket): direction and invisible characters go as \uXXXX escapes,
+  // which JSON readers decode to the same values.
+  const payload = visibleJson(body);
   const signed = sign === null ? headers : { ...headers, [macHeader]: sign(status, payload) };
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload), ...signed });
   res.end(payload);

@@ -29,13 +29,14 @@ export const classifyCommand = (): Command => new Command('classify')
       process.stdout.write(`${visibleJson({ parsed: shell.parsed, problems: shell.problems, commands: shell.commands, hardline, dangerous, verdict: decision.final.verdict, layer: decision.final.layer, reasons: decision.final.reasons, message: decision.final.message })}\n`);
       return;
     }
+    // The command line is the agent's: every piece is rendered visible (arguments as JSON strings, so quoted).
     const out: string[] = [];
-    out.push(shell.parsed ? 'parsed: yes' : `parsed: NO (${shell.problems.join('; ')})`);
+    out.push(shell.parsed ? 'parsed: yes' : `parsed: NO (${visibleText(shell.problems.join('; '))})`);
     out.push(`simple commands (${shell.commands.length}):`);
     for (const c of shell.commands)
-      out.push(`  ${c.program} ${c.args.map((a) => JSON.stringify(a)).join(' ')}${c.redirects.length ? ` ${c.redirects.map((r) => `${r.op}${r.target}`).join(' ')}` : ''}${c.via.length ? `   (via ${c.via.join(' > ')})` : ''}`);
-    out.push(`hardline: ${hardline.length ? hardline.map((h) => `${h.ruleId} — ${h.reason}`).join('; ') : 'none'}`);
-    out.push(`dangerous: ${dangerous.length ? dangerous.map((h) => `${h.ruleId} — ${h.reason}`).join('; ') : 'none'}`);
-    out.push(`verdict: ${decision.final.verdict.toUpperCase()} (${decision.final.layer}${decision.final.reasons.length ? `: ${decision.final.reasons.join(', ')}` : ''})`);
-    process.stdout.write(`${out.map((line) => visibleText(line)).join('\n')}\n`);
+      out.push(`  ${visibleText(c.program)} ${c.args.map((a) => visibleJson(a)).join(' ')}${c.redirects.length ? ` ${c.redirects.map((r) => visibleText(`${r.op}${r.target}`)).join(' ')}` : ''}${c.via.length ? `   (via ${visibleText(c.via.join(' > '))})` : ''}`);
+    out.push(visibleText(`hardline: ${hardline.length ? hardline.map((h) => `${h.ruleId} — ${h.reason}`).join('; ') : 'none'}`));
+    out.push(visibleText(`dangerous: ${dangerous.length ? dangerous.map((h) => `${h.ruleId} — ${h.reason}`).join('; ') : 'none'}`));
+    out.push(visibleText(`verdict: ${decision.final.verdict.toUpperCase()} (${decision.final.layer}${decision.final.reasons.length ? `: ${decision.final.reasons.join(', ')}` : ''})`));
+    process.stdout.write(`${out.join('\n')}\n`);
   });

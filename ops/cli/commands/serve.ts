@@ -27,6 +27,12 @@ export const serveCommand = (): Command => new Command('serve')
     const lines = [`tollgate ${tollgateVersion} listening on unix socket ${socket} (mode 0600)`];
     try {
       await server.listenSocket(socket);
+      if (config.server.human_socket !== null) {
+        // The human channel: answers there are recorded as answered by human-socket (docs/architecture.md).
+        const human = resolve(config.server.human_socket);
+        await server.listenHumanSocket(human, config.server.human_group);
+        lines.push(`human channel on unix socket ${human}${config.server.human_group === null ? ' (mode 0600: the daemon\'s user only)' : ` (group ${config.server.human_group}, mode 0660)`}`);
+      }
       if (options.http || config.server.http.enabled) {
         const token = bearerToken(resolve(config.server.http.token_file));
         const bound = await server.listenHttp(config.server.http.host, config.server.http.port, token);
