@@ -36,7 +36,7 @@ Options:
   --on-allow <how>      Claude Code, when tollgate allows: "defer" (default: no decision, Claude Code's own
                         permission rules and prompts still apply) or "allow" (permissionDecision allow)
   --on-ask <how>        Claude Code, when tollgate asks a human: "block" (default: deny, naming the question to
-                        answer with \`tollgate approve <id>\`; the retried call then runs once) or "prompt"
+                        a human answers outside the agent: \`tollgate approve <id>\`; the retried call then runs once) or "prompt"
                         (permissionDecision ask: Claude Code asks its user; tollgate's question stays open and
                         expires unanswered)
   -h, --help            this help
@@ -292,6 +292,12 @@ const userWords = (message) => {
   return { user_message: text.slice(0, maxUserMessageChars), user_message_truncated: true };
 };
 
+/**
+ * What the agent hears about a question (the same words as adapters/http/replies.ts): a human decides it outside
+ * the agent. Never the question's id nor the command that answers it: the model must not learn how to approve itself.
+ */
+const humanAskedNotice = 'A human has been asked to approve it outside this conversation; it can run only after they do. Wait for the user, then try again.';
+
 /** @param {Record<string, unknown>} event @param {string} socket @returns {Promise<HookResult>} */
 const hermesHook = async (event, socket) => {
   const hook = nonEmptyString(event['hook_event_name']) ?? (nonEmptyString(event['tool_name']) !== null ? 'pre_tool_call' : null);
@@ -314,12 +320,16 @@ const hermesHook = async (event, socket) => {
   const reply = await postToDaemon(socket, `/v1/hooks/hermes/${hook}`, body);
   if (hook !== 'pre_tool_call') {
     if (reply.status === 200) return goOn();
+    // A session the plugin opened is the plugin's to speak for (the plugin and this hook both guarding): the daemon
+    // refused and recorded this copy, and there is nothing to block.
+    if (reply.status === 403 && /"code":"channel-refused"/.test(reply.text))
+      return { exitCode: 0, stdout: '{}\n', stderr: `tollgate: the ${hook} event was not recorded from this hook: ${reply.text.slice(0, 300)}\n` };
     return { exitCode: 2, stdout: '{}\n', stderr: `tollgate could not record the ${hook} event (HTTP ${reply.status}): ${reply.text.slice(0, 500)}\n` };
   }
   const answer = readToolAnswer(reply);
   if (answer.kind === 'allow') return goOn();
   if (answer.kind === 'ask')
-    return blockResult('hermes', `${answer.message} Ask the user to approve it (tollgate approve ${answer.approvalId}), then try again.`);
+    return blockResult('hermes', `${answer.message} ${humanAskedNotice}`);
   return blockResult('hermes', withSessionAdvice(answer, hermesSessionAdvice));
 };
 
@@ -366,7 +376,7 @@ const claudeHook = async (event, socket, options) => {
   if (answer.kind === 'allow') return options.onAllow === 'allow' ? goOn(claudeDecision('allow', `tollgate: ${answer.message}`)) : goOn();
   if (answer.kind === 'ask') {
     if (options.onAsk === 'prompt') return goOn(claudeDecision('ask', claudeAskReason(answer)));
-    return blockResult('claude', `${answer.message} Ask the user to approve it (tollgate approve ${answer.approvalId}), then try again.`);
+    return blockResult('claude', `${answer.message} ${humanAskedNotice}`);
   }
   return blockResult('claude', withSessionAdvice(answer, claudeSessionAdvice));
 };

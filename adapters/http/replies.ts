@@ -8,6 +8,9 @@ import type { ErrorBody, HttpProblem } from './httpProblem.ts';
 
 const nonEmpty = (message: string, fallback: string): string => (message.trim() === '' ? fallback : message);
 
+/** What the agent hears about a question: a human decides it outside the agent; it can only wait and retry. */
+export const humanAskedNotice = 'A human has been asked to approve it outside this conversation; it can run only after they do. Wait for the user, then try again.';
+
 /**
  * The reply to Hermes' `pre_tool_call`. An ask without a question id cannot be answered, so it is a block; so is
  * an ask to a Hermes without the approve directive (it would ignore the directive and run the call).
@@ -22,7 +25,9 @@ export const hermesToolReply = (v: ToolCallVerdict, options: { readonly approveD
   if (v.verdict === 'ask' && v.approvalId !== null) {
     const question = { approval_id: v.approvalId, expires_at: v.expiresAt, ...details };
     if (options.approveDirective === false)
-      return { action: 'block', message: `${nonEmpty(v.message, 'This call needs a human\'s approval.')} Ask the user to approve it (tollgate approve ${v.approvalId}), then try again.`, ...question };
+      // The model reads this message: it hears that a human was asked, never the question's id or how to answer it
+      // (the id stays in approval_id, which the runtime reads, and on the human surfaces).
+      return { action: 'block', message: `${nonEmpty(v.message, 'This call needs a human\'s approval.')} ${humanAskedNotice}`, ...question };
     return { action: 'approve', message: nonEmpty(v.message, 'tollgate asks a human to approve this call.'), rule_key: v.approvalId, ...question,
       ...(options.call ? { prompt_text: promptText(options.call.tool, options.call.args) } : {}) };
   }

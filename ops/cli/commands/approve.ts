@@ -4,27 +4,37 @@ import { requestOverSocket } from '../../../adapters/http/socketClient.ts';
 import { visibleJsonText, visibleText } from '../../../domain/encoding/visibleText.mjs';
 import type { PendingApprovalView } from '../../../projections/pendingApprovals.ts';
 import { UsageError } from '../usageError.ts';
-import { socketOf, unreachable } from './daemonTarget.ts';
+import { humanSocketOf, socketOf, unreachable } from './daemonTarget.ts';
 
 const answers = ['once', 'session', 'always', 'deny'] as const;
 
 export const approveCommand = (): Command => new Command('approve')
   .description('Answer an open question: once (this call), session (this action for the session), always (every session), or deny.')
-  .argument('<approval-id>', 'the id from `tollgate approvals` or the block message')
+  .argument('<approval-id>', 'the id from `tollgate approvals`, `tollgate tail` or the runtime\'s prompt')
   .argument('[answer]', answers.join(' | '), 'once')
-  .option('--by <name>', 'who answers (recorded; default: $USER)')
-  .option('--socket <path>', 'daemon socket (default: server.socket)')
+  .option('--by <name>', 'who answers (sent for older daemons; the ledger records the channel: human-socket or out-of-band)')
+  .option('--socket <path>', 'daemon socket (default: server.human_socket when set, else server.socket)')
   .action(async (id: string, answer: string, options: { by?: string; socket?: string }, command: Command) => {
     if (!(answers as readonly string[]).includes(answer)) throw new UsageError(`the answer is one of ${answers.join(', ')}, not "${answer}"`);
-    const socket = socketOf(command, options.socket);
+    const socket = humanSocketOf(command, options.socket);
     const reply = await requestOverSocket(socket, 'POST', `/v1/approvals/${encodeURIComponent(id)}`, { answer, answered_by: options.by ?? process.env['USER'] ?? undefined })
       .catch((error: unknown) => { throw unreachable(socket, error); });
     if (reply.status === 404) throw new UsageError(`no open question ${visibleText(id)} (already answered, expired, or never asked)`, 1);
+    if (reply.status === 403) throw new UsageError(refusedAdvice(socket, reply.json), 1);
     if (reply.status !== 200) throw new UsageError(`the daemon refused: ${visibleText(reply.text)}`, 1);
     const result = reply.json as { outcome: string; sessionId: string | null };
     process.stdout.write(`${visibleText(`${id}: ${result.outcome}${result.sessionId ? ` (session ${result.sessionId})` : ''}`)}\n`);
     process.exitCode = result.outcome === 'allowed' || (answer === 'deny' && result.outcome === 'denied') ? 0 : 1;
   });
+
+/** Why the daemon would not take this answer, and what would make it. */
+const refusedAdvice = (socket: string, json: unknown): string => {
+  const reason = (json as { refused?: string } | null)?.refused ?? 'channel-refused';
+  return reason === 'channel:out-of-band-refused'
+    ? `refused (${reason}): ${socket} is the runtime socket, and answers from outside the runtime's own prompt are refused there. `
+      + 'Answer in the runtime\'s prompt, or configure the human channel (server.human_socket), or accept out-of-band answers (approvals.out_of_band: true; `tollgate doctor` warns about it).'
+    : `refused (${visibleText(reason)}): this channel may not answer that question`;
+};
 
 export const approvalsCommand = (): Command => new Command('approvals')
   .description('List the questions waiting for a human.')
