@@ -5,6 +5,10 @@ hooks are called with Hermes' keyword arguments.
     {"hook": "pre_tool_call", "kwargs": {...}}          -> {"result": <what the hook returned>}
     {"bench": 200, "kwargs": {...}}                      -> {"ms": [per-call milliseconds of pre_tool_call]}
     {"status": true}                                     -> {"status": <tollgate.STATUS without objects>}
+    {"prompts": true}                                    -> {"prompts": [[display, description], ...]}
+
+With ``TOLLGATE_DRIVER_PROMPT=<answer>`` the plugin asks a recording stand-in for Hermes' approval prompt, which
+answers <answer>; ``prompts`` returns what it was shown.
 """
 from __future__ import annotations
 
@@ -32,7 +36,21 @@ class Context:
         self._manager._hooks.setdefault(name, []).append(callback)
 
 
+PROMPTS: List[List[str]] = []
+
+
+def record_prompts(answer: str) -> None:
+    from tollgate import hermes_bridge
+
+    def ask(display: str, description: str, _key: str) -> str:
+        PROMPTS.append([display, description])
+        return answer
+    hermes_bridge.prompt_surface = lambda _mode: hermes_bridge.PromptSurface("cli", ask)
+
+
 def main() -> None:
+    if os.environ.get("TOLLGATE_DRIVER_PROMPT"):
+        record_prompts(os.environ["TOLLGATE_DRIVER_PROMPT"])
     manager = Manager()
     tollgate.register(Context(manager))
     for line in sys.stdin:
@@ -56,6 +74,8 @@ def main() -> None:
                         break
                 else:
                     answer = {"ms": timings}
+            elif "prompts" in command:
+                answer = {"prompts": PROMPTS}
             elif "status" in command:
                 answer = {"status": {k: v for k, v in tollgate.STATUS.items() if not k.startswith("_")}}
             else:

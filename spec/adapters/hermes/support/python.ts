@@ -86,6 +86,11 @@ export class PluginDriver {
     return answer['ms'] as number[];
   }
 
+  /** What the recording stand-in for Hermes' prompt was shown (started with TOLLGATE_DRIVER_PROMPT). */
+  async prompts(): Promise<[display: string, description: string][]> {
+    return (await this.send({ prompts: true }))['prompts'] as [string, string][];
+  }
+
   async status(): Promise<Record<string, unknown>> {
     return (await this.send({ status: true }))['status'] as Record<string, unknown>;
   }
