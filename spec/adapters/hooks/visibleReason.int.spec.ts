@@ -1,0 +1,51 @@
+/**
+ * Claude Code's permission prompt (`tollgate hook --claude --on-ask prompt`) shows tollgate's reason beside the call:
+ * with the real binary and a real daemon, a command that erases its own line and one with a right-to-left override
+ * arrive in permissionDecisionReason escaped and without the raw characters.
+ */
+import { expect } from 'chai';
+import { join } from 'node:path';
+import { startDaemon } from '../../support/runCli.ts';
+import { createTempDir, type TempDir } from '../../support/tempDir.ts';
+import { fixture, fixtureWith, runHook } from './support/hookSupport.ts';
+
+const raw = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200b-\u200f]/u;
+
+describe('Claude Code\'s prompt reason shows the call visibly (real hook client, real daemon)', function () {
+  this.timeout(60_000);
+  let dir: TempDir;
+  let daemon: Awaited<ReturnType<typeof startDaemon>>;
+  let socket: string;
+
+  before(async () => {
+    dir = await createTempDir('tollgate-claude-visible');
+    daemon = await startDaemon([], dir.path);
+    socket = join(dir.path, 'data', 'tollgate.sock');
+    const started = await runHook(['--claude', '--socket', socket], fixture('claude-UserPromptSubmit.json'), dir.path);
+    expect(started.exitCode, started.stderr).to.equal(0);
+  });
+
+  after(async () => {
+    await daemon?.stop();
+    await dir?.remove();
+  });
+
+  for (const [command, shown] of [
+    ['rm -r build/ # \x1b[2K\x1b[1Gls -la', 'rm -r build/ # \\x1b[2K\\x1b[1Gls -la'],
+    ['rm -r build/ # \u202edliub ruoy gnitsil', 'rm -r build/ # \\u202edliub ruoy gnitsil'],
+  ] as const) {
+    it(`permissionDecisionReason shows ${shown}`, async () => {
+      const input = fixtureWith('claude-PreToolUse-Bash-dangerous.json', (p) => {
+        p['tool_use_id'] = `toolu_${shown.length}`;
+        p['tool_input'] = { command, description: 'clean' };
+      });
+      const result = await runHook(['--claude', '--socket', socket, '--on-ask', 'prompt'], input, dir.path);
+      expect(result.exitCode, result.stderr).to.equal(0);
+      expect(raw.exec(result.stdout)?.[0], result.stdout).to.equal(undefined);
+      const reason = (JSON.parse(result.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } }).hookSpecificOutput;
+      expect(reason.permissionDecision).to.equal('ask');
+      expect(reason.permissionDecisionReason).to.include(shown).and.match(/tollgate question \S+/);
+      expect(raw.exec(reason.permissionDecisionReason)?.[0]).to.equal(undefined);
+    });
+  }
+});
