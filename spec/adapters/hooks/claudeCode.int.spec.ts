@@ -4,10 +4,11 @@
  * may carry hookSpecificOutput.permissionDecision (allow | deny | ask).
  */
 import { expect } from 'chai';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli, startDaemon } from '../../support/runCli.ts';
 import { createTempDir, type TempDir } from '../../support/tempDir.ts';
-import { fakeDaemon, fixture, fixtureWith, httpAnswer, runHook } from './support/hookSupport.ts';
+import { fakeDaemon, fixture, fixtureWith, httpAnswer, openQuestion, runHook } from './support/hookSupport.ts';
 
 interface ClaudeOutput { hookSpecificOutput?: { hookEventName: string; permissionDecision?: string; permissionDecisionReason?: string } }
 const decisionOf = (stdout: string) => (JSON.parse(stdout) as ClaudeOutput).hookSpecificOutput;
@@ -21,6 +22,8 @@ describe('tollgate hook --claude (Claude Code hooks) against a real daemon', fun
 
   before(async () => {
     dir = await createTempDir('tollgate-claude');
+    // The human channel: `tollgate approve` answers there (the runtime socket refuses out-of-band answers).
+    await writeFile(join(dir.path, 'tollgate.yaml'), 'server:\n  human_socket: ./human/human.sock\n');
     daemon = await startDaemon([], dir.path);
     socket = join(dir.path, 'data', 'tollgate.sock');
     // The session starts with the user's prompt (UserPromptSubmit), as in a real Claude Code session.
@@ -74,12 +77,16 @@ describe('tollgate hook --claude (Claude Code hooks) against a real daemon', fun
     });
   }
 
-  it('asks a human through tollgate: deny naming the question, then the retried call runs once after `tollgate approve`', async () => {
+  it('asks a human through tollgate: deny saying a human was asked (no id, no command), then the retried call runs once after `tollgate approve` on the human socket', async () => {
     const first = await hook(fixture('claude-PreToolUse-Bash-dangerous.json'));
     expect(first.exitCode).to.equal(2);
-    const id = /tollgate approve ([0-9a-f-]{36})/.exec(first.stderr)?.[1];
-    expect(id, first.stderr).to.be.a('string');
-    const approved = await runCli(['approve', id!, 'once', '--socket', socket], { cwd: dir.path });
+    expect(first.stderr).to.include('A human has been asked').and.not.include('tollgate approve');
+    const id = await openQuestion(dir.path);
+    expect(first.stderr + first.stdout).not.to.include(id);
+    const refused = await runCli(['approve', id, 'once', '--socket', socket], { cwd: dir.path });
+    expect(refused.exitCode).to.equal(1);
+    expect(refused.stderr).to.include('channel:out-of-band-refused');
+    const approved = await runCli(['approve', id, 'once'], { cwd: dir.path });
     expect(approved.exitCode, approved.stderr).to.equal(0);
     const retried = await hook(fixtureWith('claude-PreToolUse-Bash-dangerous.json', (p) => { p['tool_use_id'] = 'toolu_retry_1'; }));
     expect(retried.exitCode, retried.stderr).to.equal(0);

@@ -5,10 +5,11 @@
  * The end-to-end run inside a real Hermes is in spec/e2e/hermes.
  */
 import { expect } from 'chai';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli, startDaemon } from '../../support/runCli.ts';
 import { createTempDir, type TempDir } from '../../support/tempDir.ts';
-import { fakeDaemon, fixture, fixtureWith, httpAnswer, runHook } from './support/hookSupport.ts';
+import { fakeDaemon, fixture, fixtureWith, httpAnswer, openQuestion, runHook } from './support/hookSupport.ts';
 
 const blockOf = (stdout: string) => JSON.parse(stdout) as { action?: string; message?: string };
 
@@ -21,6 +22,8 @@ describe('tollgate hook --hermes (Hermes shell hooks) against a real daemon', fu
 
   before(async () => {
     dir = await createTempDir('tollgate-hermes-hook');
+    // The human channel: `tollgate approve` answers there (the runtime socket refuses out-of-band answers).
+    await writeFile(join(dir.path, 'tollgate.yaml'), 'server:\n  human_socket: ./human/human.sock\n');
     daemon = await startDaemon([], dir.path);
     socket = join(dir.path, 'data', 'tollgate.sock');
     // hooks.pre_llm_call: what the user typed starts the session.
@@ -61,13 +64,14 @@ describe('tollgate hook --hermes (Hermes shell hooks) against a real daemon', fu
     expect(decided).to.deep.include.members([['call_hardline', 'block'], ['call_plain', 'allow'], ['call_write', 'allow']]);
   });
 
-  it('answers a dangerous command with a block naming the question; after `tollgate approve` the retry runs once', async () => {
+  it('answers a dangerous command with a block saying a human was asked (no id, no command); after `tollgate approve` on the human socket the retry runs once', async () => {
     const first = await hook(fixture('hermes-pre_tool_call-dangerous.json'));
     expect(first.exitCode).to.equal(2);
     expect(blockOf(first.stdout).action).to.equal('block');
-    const id = /tollgate approve ([0-9a-f-]{36})/.exec(blockOf(first.stdout).message ?? '')?.[1];
-    expect(id, first.stdout).to.be.a('string');
-    const approved = await runCli(['approve', id!, 'once', '--socket', socket], { cwd: dir.path });
+    expect(blockOf(first.stdout).message).to.include('A human has been asked').and.not.include('tollgate approve');
+    const id = await openQuestion(dir.path);
+    expect(first.stdout).not.to.include(id);
+    const approved = await runCli(['approve', id, 'once'], { cwd: dir.path });
     expect(approved.exitCode, approved.stderr).to.equal(0);
     const retried = await hook(fixtureWith('hermes-pre_tool_call-dangerous.json', (p) => { (p['extra'] as Record<string, unknown>)['tool_call_id'] = 'call_retry'; }));
     expect(retried.exitCode, retried.stdout).to.equal(0);

@@ -41,3 +41,12 @@ export const fakeDaemon = async (socketPath: string, answer: 'never' | string): 
 
 export const httpAnswer = (status: number, body: string): string =>
   `HTTP/1.1 ${status} X\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+
+/** The id of the newest open question, as a human reads it (`tollgate approvals --json`), not from the agent's message. */
+export const openQuestion = async (cwd: string): Promise<string> => {
+  const listed = await runCli(['approvals', '--json'], { cwd });
+  const approvals = (JSON.parse(listed.stdout) as { approvals: { approvalId: string }[] }).approvals;
+  const id = approvals[approvals.length - 1]?.approvalId;
+  if (id === undefined) throw new Error(`no open question: ${listed.stdout}${listed.stderr}`);
+  return id;
+};
