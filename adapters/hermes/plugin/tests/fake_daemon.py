@@ -1,6 +1,14 @@
-"""A tiny HTTP/1.1 server on a Unix socket standing in for the tollgate daemon: each test says how it answers."""
+"""A tiny HTTP/1.1 server on a Unix socket standing in for the tollgate daemon: each test says how it answers.
+
+Like the daemon it registers runtimes (``POST /v1/runtime/register`` hands out a key) and signs its answers to
+signed requests; ``sign=False`` makes it the attacker's fake daemon, which never saw the plugin register and so
+cannot sign (``forge_key`` signs with a key of its own instead).
+"""
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import http.server
 import json
 import os
@@ -46,8 +54,13 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             body = json.loads(raw.decode("utf-8")) if raw else None
         except ValueError:
             body = raw
-        fake.requests.append((self.path, body))
-        answer = fake.app(self.path, body)
+        if self.path == "/v1/runtime/register" and fake.handles_registration:
+            fake.registrations += 1  # not in requests: the tests count what the hooks send
+            answer: Any = reply(200, {"registration_id": fake.registration_id, "key": base64.b64encode(fake.key).decode("ascii")})
+        else:
+            fake.requests.append((self.path, body))
+            fake.check_auth(self.command, self.path, self.headers, raw)
+            answer = fake.app(self.path, body)
         if not isinstance(answer, tuple):
             answer = reply(200, answer)
         status, payload, delay, drop = answer
@@ -59,6 +72,9 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
+            mac = fake.answer_mac(self.headers, status, data)
+            if mac is not None:
+                self.send_header("x-tollgate-mac", mac)
             self.end_headers()
             self.wfile.write(data)
             self.wfile.flush()
@@ -68,17 +84,43 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self.close_connection = True
 
 
+def _mac(key: bytes, *parts: bytes) -> str:
+    return base64.b64encode(hmac.new(key, b"\n".join(parts), hashlib.sha256).digest()).decode("ascii")
+
+
 class FakeDaemon:
-    def __init__(self, app: Optional[App] = None):
+    def __init__(self, app: Optional[App] = None, sign: bool = True, socket_path: Optional[str] = None,
+                 forge_key: Optional[bytes] = None, handles_registration: bool = True):
         self._dir = tempfile.mkdtemp(prefix="tollgate-fake-")
-        self.socket_path = os.path.join(self._dir, "tollgate.sock")
+        self.socket_path = socket_path or os.path.join(self._dir, "tollgate.sock")
         self.app: App = app or (lambda path, body: reply(200, {}))
         self.requests: List[Tuple[str, Any]] = []
         self.connections = 0
+        self.sign = sign
+        self.forge_key = forge_key
+        self.handles_registration = handles_registration
+        self.key = os.urandom(32)
+        self.registration_id = "reg-" + base64.b16encode(os.urandom(6)).decode("ascii").lower()
+        self.registrations = 0
+        # Requests that claimed the registration with a wrong or missing signature.
+        self.bad_auth: List[str] = []
         self._server = _Server(self.socket_path, _Handler)
         self._server.fake = self  # type: ignore[attr-defined]
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
         self._thread.start()
+
+    def check_auth(self, method: str, path: str, headers: Any, raw: bytes) -> None:
+        nonce, auth = headers.get("x-tollgate-nonce") or "", headers.get("x-tollgate-auth") or ""
+        expected = _mac(self.key, method.encode(), path.encode(), nonce.encode(), raw)
+        if headers.get("x-tollgate-registration") != self.registration_id or not hmac.compare_digest(auth, expected):
+            self.bad_auth.append(path)
+
+    def answer_mac(self, headers: Any, status: int, data: bytes) -> Optional[str]:
+        nonce = headers.get("x-tollgate-nonce")
+        key = self.forge_key if self.forge_key is not None else (self.key if self.sign else None)
+        if nonce is None or key is None:
+            return None
+        return _mac(key, nonce.encode(), str(status).encode(), data)
 
     def bodies(self, hook: str) -> List[Dict[str, Any]]:
         return [b for p, b in self.requests if p == hook or p == f"/v1/hooks/hermes/{hook}"]

@@ -1,13 +1,14 @@
 """The plugin's hooks against a fake daemon: every answer, every failure, and what is sent."""
 from __future__ import annotations
 
+import os
 import time
 import unittest
 from typing import Any, Dict, List, Optional
 
 from .fake_daemon import FakeDaemon, allow_all, reply
 from tollgate import core
-from tollgate.client import DaemonClient
+from tollgate.client import DaemonClient, DaemonError
 from tollgate.core import HELD_REPLY_NOTICE, TollgateHooks
 from tollgate.settings import Settings
 
@@ -23,6 +24,10 @@ def make_hooks(daemon_socket: str, timeout_ms: int = 1000, prompt: str = "never"
     settings = Settings(daemon_socket, timeout_ms, prompt, keep_alive, {})
     client = DaemonClient(daemon_socket, timeout_ms, keep_alive=keep_alive)
     _clients.append(client)
+    try:
+        client.register()  # as the plugin's register() does; a daemon that is down leaves it unregistered (it blocks)
+    except DaemonError:
+        pass
     return TollgateHooks(settings, client, manager=manager, valid_hooks=valid_hooks)
 
 
@@ -79,11 +84,13 @@ class ToolCallAnswers(Base):
         self.assertEqual(tool_call(self.hooks, "rm -r build/"), {"action": "block", "message": message})
         self.assertIs(self.daemon.bodies("pre_tool_call")[0]["approve_directive"], False)
 
-    def test_an_approve_directive_the_plugin_cannot_ask_becomes_a_block_naming_the_question(self) -> None:
+    def test_an_approve_directive_the_plugin_cannot_ask_becomes_a_block_saying_a_human_was_asked_without_the_id(self) -> None:
         self.daemon.app = lambda p, b: reply(200, {"action": "approve", "approval_id": "q-2", "rule_key": "q-2", "message": "Asks."})
         result = tool_call(self.hooks, "rm -r build/")
         self.assertEqual(result["action"], "block")
-        self.assertIn("tollgate approve q-2", result["message"])
+        self.assertIn("A human has been asked", result["message"])
+        self.assertNotIn("q-2", result["message"])
+        self.assertNotIn("tollgate approve", result["message"])
 
     def test_unknown_action_blocks(self) -> None:
         self.daemon.app = lambda p, b: reply(200, {"action": "modify", "args": {"command": "ls"}})
@@ -333,7 +340,7 @@ class Connections(Base):
             hooks = make_hooks(daemon.socket_path, keep_alive=False)
             for _ in range(3):
                 self.assertIsNone(tool_call(hooks))
-            self.assertEqual(daemon.connections, 3)
+            self.assertEqual(daemon.connections, 4)  # the registration, then one per call
 
     def test_a_kept_connection_the_daemon_closed_is_replaced_transparently(self) -> None:
         with FakeDaemon(lambda p, b: reply(200, {"action": "allow"}, drop_connection=True)) as daemon:
@@ -347,3 +354,75 @@ class Connections(Base):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class DaemonIdentity(Base):
+    """The plugin trusts only answers signed by the daemon it registered with (a fake bound to the socket later is refused)."""
+
+    def test_every_request_is_signed_with_the_registration_key(self) -> None:
+        with FakeDaemon(allow_all) as daemon:
+            hooks = make_hooks(daemon.socket_path)
+            self.assertIsNone(tool_call(hooks))
+            hooks.callbacks["pre_llm_call"](session_id="s1", user_message="hi", platform="cli")
+            self.assertEqual(daemon.registrations, 1)
+            self.assertEqual(daemon.bad_auth, [])
+            self.assertEqual(len(daemon.requests), 2)
+
+    def test_a_fake_daemon_on_the_socket_that_answers_allow_is_refused(self) -> None:
+        real = FakeDaemon(allow_all)
+        hooks = make_hooks(real.socket_path)
+        self.assertIsNone(tool_call(hooks))
+        path = real.socket_path
+        real.stop()  # the agent kills the daemon ...
+        hooks.client.close()  # (a killed daemon's connections die with it; the stand-in's handler threads would not)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fake = FakeDaemon(allow_all, sign=False, socket_path=path)  # ... and binds its own, which answers allow
+        try:
+            result = tool_call(hooks, "rm -r build/")
+            self.assertEqual(result["action"], "block")
+            self.assertIn("not signed by the daemon this plugin registered with", result["message"])
+            self.assertEqual(hooks.callbacks["transform_llm_output"](response_text="done", session_id="s1"), HELD_REPLY_NOTICE)
+            self.assertEqual(fake.registrations, 0, "the plugin must not register again with whoever answers")
+        finally:
+            fake.stop()
+
+    def test_a_fake_daemon_signing_with_a_key_of_its_own_is_refused(self) -> None:
+        real = FakeDaemon(allow_all)
+        hooks = make_hooks(real.socket_path)
+        path = real.socket_path
+        real.stop()
+        hooks.client.close()
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with FakeDaemon(allow_all, socket_path=path, forge_key=os.urandom(32)):
+            self.assertEqual(tool_call(hooks)["action"], "block")
+
+    def test_an_unknown_registration_blocks_and_does_not_re_register(self) -> None:
+        unknown = reply(401, {"action": "block", "message": "no", "error": {"code": "unknown-registration", "message": "no", "where": "header"}})
+        with FakeDaemon(lambda p, b: unknown, sign=False) as daemon:
+            hooks = make_hooks(daemon.socket_path)
+            with self.assertLogs("tollgate.hermes", level="ERROR") as logged:
+                self.assertEqual(tool_call(hooks)["action"], "block")
+            self.assertIn("does not know this plugin's registration", "\n".join(logged.output))
+            self.assertEqual(daemon.registrations, 1)
+
+    def test_an_answer_replayed_from_another_request_is_refused(self) -> None:
+        # A MAC is bound to the request's nonce: the answer to one request does not verify for another.
+        with FakeDaemon(allow_all) as daemon:
+            hooks = make_hooks(daemon.socket_path)
+            stale = {}
+            original = daemon.answer_mac
+            def replay(headers: Any, status: int, data: bytes) -> Optional[str]:
+                mac = original(headers, status, data)
+                first = stale.setdefault("mac", mac)
+                return first
+            daemon.answer_mac = replay  # type: ignore[method-assign]
+            self.assertIsNone(tool_call(hooks))
+            self.assertEqual(tool_call(hooks, tool_call_id="call-2")["action"], "block")
+
+    def test_a_plugin_that_could_not_register_blocks_everything(self) -> None:
+        with FakeDaemon(allow_all, handles_registration=False) as daemon:
+            daemon.app = lambda p, b: reply(404, {"error": {"code": "unknown-route"}}) if p.endswith("/register") else allow_all(p, b)
+            hooks = make_hooks(daemon.socket_path)
+            result = tool_call(hooks)
+            self.assertEqual(result["action"], "block")
+            self.assertIn("not registered", result["message"])

@@ -128,7 +128,9 @@ class AskingThroughHermes(unittest.TestCase):
         from tollgate.core import TollgateHooks
         from tollgate.settings import Settings
         settings = Settings(self.daemon.socket_path, 2000, "auto", True, {})
-        self.hooks = TollgateHooks(settings, DaemonClient(self.daemon.socket_path, 2000), manager=None, valid_hooks=None)
+        client = DaemonClient(self.daemon.socket_path, 2000)
+        client.register()
+        self.hooks = TollgateHooks(settings, client, manager=None, valid_hooks=None)
         self.env = mock.patch.dict(os.environ, {})
         self.env.start()
         for name in ("HERMES_INTERACTIVE", "HERMES_GATEWAY_SESSION", "HERMES_CRON_SESSION", "HERMES_EXEC_ASK"):
@@ -148,7 +150,7 @@ class AskingThroughHermes(unittest.TestCase):
                 return reply(200, {"action": "approve", "approval_id": "q-7", "rule_key": "q-7", "verdict": "ask",
                                    "message": "Asks: recursive delete (dangerous:recursive-delete)."})
             return reply(200, {"action": "block", "approval_id": "q-7", "verdict": "ask",
-                               "message": "Asks. Ask the user to approve it (tollgate approve q-7), then try again."})
+                               "message": "Asks. A human has been asked to approve it outside this conversation."})
         if path == "/v1/approvals/q-7":
             self.answers.append(body)
             allowed = body.get("answer") in ("once", "session", "always")
@@ -172,7 +174,7 @@ class AskingThroughHermes(unittest.TestCase):
         self.assertEqual((body["approve_directive"], body["resumption"]), (True, "held"))
         self.assertEqual(seen[0][0], "rm -r build/")
         self.assertIn("q-7", seen[0][1])
-        self.assertEqual(self.answers, [{"answer": "once", "answered_by": "hermes-cli"}])
+        self.assertEqual(self.answers, [{"answer": "once", "surface": "hermes-cli"}])
 
     def test_the_cli_callback_without_a_live_prompt_ui_is_not_used(self) -> None:
         os.environ["HERMES_INTERACTIVE"] = "1"  # `hermes chat -q`: the callback is there, the UI is not
@@ -186,7 +188,8 @@ class AskingThroughHermes(unittest.TestCase):
         with mock.patch("sys.stdin") as stdin:
             stdin.isatty.return_value = False
             result = self.call()
-        self.assertIn("tollgate approve q-7", result["message"])
+        self.assertIn("A human has been asked", result["message"])
+        self.assertNotIn("q-7", result["message"])
         self.assertIs(self.daemon.bodies("pre_tool_call")[0]["approve_directive"], False)
 
     def test_the_cli_callback_with_a_live_prompt_ui_is_used(self) -> None:
@@ -199,7 +202,7 @@ class AskingThroughHermes(unittest.TestCase):
                 return "session"
         self.terminal_tool.set_approval_callback(InteractiveCli()._approval_callback)
         self.assertIsNone(self.call())
-        self.assertEqual(self.answers, [{"answer": "session", "answered_by": "hermes-cli"}])
+        self.assertEqual(self.answers, [{"answer": "session", "surface": "hermes-cli"}])
 
     def test_a_denial_in_hermes_prompt_blocks(self) -> None:
         os.environ["HERMES_INTERACTIVE"] = "1"
@@ -232,7 +235,7 @@ class AskingThroughHermes(unittest.TestCase):
         self.addCleanup(approval.unregister_gateway_notify, "gw-session")
         self.assertIsNone(self.call())
         self.assertEqual(sent[0]["pattern_key"], "tollgate:q-7")
-        self.assertEqual(self.answers, [{"answer": "session", "answered_by": "hermes-gateway"}])
+        self.assertEqual(self.answers, [{"answer": "session", "surface": "hermes-gateway"}])
 
     def test_no_answer_on_the_gateway_is_a_deny(self) -> None:
         from tools import approval
@@ -248,8 +251,8 @@ class AskingThroughHermes(unittest.TestCase):
         self.assertEqual(self.answers[0]["answer"], "deny")
 
     def test_without_a_human_the_daemon_is_told_to_answer_with_a_block(self) -> None:
-        result = self.call()  # not interactive, no gateway: tollgate approve <id> is the way
-        self.assertEqual(result, {"action": "block", "message": "Asks. Ask the user to approve it (tollgate approve q-7), then try again."})
+        result = self.call()  # not interactive, no gateway: a human answers outside the agent (tollgate approve)
+        self.assertEqual(result, {"action": "block", "message": "Asks. A human has been asked to approve it outside this conversation."})
         self.assertIs(self.daemon.bodies("pre_tool_call")[0]["approve_directive"], False)
 
     def test_a_cron_session_never_asks(self) -> None:

@@ -29,12 +29,15 @@ def register(ctx: Any) -> None:
 
         settings = load_settings()
         client = DaemonClient(settings.socket_path, settings.timeout_ms, keep_alive=settings.keep_alive)
+        # The key this process signs with, kept in memory only; without it nothing can be trusted, so the stub blocks.
+        client.register()
         hooks = core.TollgateHooks(settings, client, manager=hermes_bridge.plugin_manager(ctx),
                                    valid_hooks=hermes_bridge.valid_hooks())
         hooks.register(ctx)
         STATUS.clear()
         STATUS.update({
             "state": "active", "settings": settings.describe(), "hooks": hooks.hook_names(),
+            "registration_id": client.registration_id,
             "approve_directive": hooks.approve_directive, "session_end_is_turn_end": hooks.session_end_is_turn_end,
             "first": hermes_bridge.is_first(hooks.manager, "pre_tool_call", hooks.callbacks["pre_tool_call"]),
         })

@@ -28,6 +28,10 @@ MAX_USER_MESSAGE_CHARS = 100_000
 # Hermes' @-reference expansion appends these after the typed text (agent/context_references.py:201-205).
 TRAILING_CONTEXT_MARKERS = ("\n\n--- Context Warnings ---\n", "\n\n--- Attached Context ---\n\n")
 MAX_TRACKED = 4096
+# What the model hears about a question (adapters/http/replies.ts humanAskedNotice): that a human decides it, never
+# the question's id or how to answer it. The id stays on human surfaces (Hermes' prompt, `tollgate approvals`).
+HUMAN_ASKED_NOTICE = ("A human has been asked to approve it outside this conversation; it can run only after they do. "
+                      "Wait for the user, then try again.")
 
 
 def block(message: str) -> Dict[str, str]:
@@ -187,8 +191,7 @@ class TollgateHooks:
         if action == "approve":
             approval_id = reply.get("approval_id")
             if surface is None or not isinstance(approval_id, str) or not approval_id:
-                suffix = f" (tollgate approve {approval_id})" if isinstance(approval_id, str) and approval_id else ""
-                return block(f"{message or 'This call needs a human approval.'}{suffix}")
+                return block(f"{message or 'This call needs a human approval.'} {HUMAN_ASKED_NOTICE}")
             return self._ask_human(surface, approval_id, message, tool, args, reply.get("prompt_text"))
         return block(f"Blocked by tollgate: the daemon answered an unknown action {str(action)[:40]!r}.")
 
@@ -203,20 +206,21 @@ class TollgateHooks:
             choice = None
         answer = choice if choice in ANSWERS else "deny"
         try:
+            # Signed with this plugin's key: the daemon records it as runtime-prompt:<registration>/hermes-<surface>.
             result = self.client.post(f"/v1/approvals/{quote(approval_id, safe='')}",
-                                      {"answer": answer, "answered_by": f"hermes-{surface.kind}"})
+                                      {"answer": answer, "surface": f"hermes-{surface.kind}"})
         except DaemonError as exc:
-            return block(f"Blocked by tollgate: the answer to question {approval_id} could not be recorded ({exc}).")
+            return block(f"Blocked by tollgate: the answer to this call's question could not be recorded ({exc}).")
         outcome = result.json.get("outcome") if isinstance(result.json, dict) else None
         if result.status == 200 and outcome == "allowed":
             return None
         if choice is None:
-            return block(f"Blocked by tollgate: nobody answered question {approval_id} in time, and no answer is a "
+            return block("Blocked by tollgate: nobody answered this call's question in time, and no answer is a "
                          "deny. Do not retry it unless the user asks again.")
         if answer == "deny":
-            return block(f"Blocked by tollgate: the user denied this call (question {approval_id}). Do not retry it, "
+            return block("Blocked by tollgate: the user denied this call. Do not retry it, "
                          "and do not reach the same outcome another way.")
-        return block(f"Blocked by tollgate: the answer to question {approval_id} could not be applied "
+        return block("Blocked by tollgate: the answer to this call's question could not be applied "
                      f"({outcome or 'HTTP ' + str(result.status)}).")
 
     def post_tool_call(self, kw: Mapping[str, Any]) -> None:
