@@ -20,6 +20,7 @@ import { splitWords } from '../install/shellWords.ts';
 import { fail, ok, warn, type Check, type DoctorReport } from './checks.ts';
 import { configChecks, type ConfigCheckInput } from './configChecks.ts';
 import { hermesEnvOf, type HermesEnv } from './hermesEnv.ts';
+import { principalChecks, type PrincipalInputs } from './principalChecks.ts';
 import { privateFileChecks } from './privateFiles.ts';
 import {
   findHermesPython, hardlineProbe, plainProbe, probeDaemon, probePlugin, runShellHook, type PluginProbe, type PluginProbeResult,
@@ -37,6 +38,8 @@ export interface DoctorOptions {
   readonly pluginSource?: string;
   /** tollgate's own configuration: private files, the settings the daemon runs with, rejected checkpoints. */
   readonly tollgate?: ConfigCheckInput;
+  /** Where the daemon's state lies, for the separate-principal checks (principalChecks.ts); omitted: not checked. */
+  readonly principals?: PrincipalInputs;
 }
 
 const toolsTheHookMustSee = ['terminal', 'execute_code', 'write_file', 'patch'];
@@ -151,6 +154,9 @@ export const runDoctor = async (options: DoctorOptions): Promise<DoctorReport> =
       checks.push(warn('daemon.decides', 'daemon decides', `\`${hardlineProbe}\` blocked (${hard.reasons.join(', ')}), but \`${plainProbe}\` was answered ${daemon.plain?.action ?? 'with nothing'} (${daemon.plain?.reasons.join(', ') ?? ''})`, 'ordinary work would be blocked too: check the configuration (tollgate classify "echo hi")'));
     else checks.push(ok('daemon.decides', 'daemon decides', `probe session ${probeId}-daemon: \`${hardlineProbe}\` blocked (${hard.reasons.join(', ')}), \`${plainProbe}\` allowed`));
   }
+
+  // -- separate principals: what the calling user can reach -----------------------------------------------------
+  if (options.principals) checks.push(...principalChecks(options.principals));
 
   // -- tollgate's own files and configuration -------------------------------------------------------------------
   if (options.tollgate) checks.push(...privateFileChecks(options.tollgate.config), ...await configChecks(options.tollgate));

@@ -1,6 +1,6 @@
 /** `tollgate serve`: the daemon. Unix socket by default (mode 0600); `--http` adds loopback HTTP with a bearer token. */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
 import { createDaemonServer } from '../../../adapters/http/daemonServer.ts';
@@ -24,7 +24,7 @@ export const serveCommand = (): Command => new Command('serve')
     const server = createDaemonServer(runtime.gate, { version: tollgateVersion });
     const retention = startRetention(runtime, config);
     const socket = resolve(options.socket ?? config.server.socket);
-    const lines = [`tollgate ${tollgateVersion} listening on unix socket ${socket} (mode 0600)`];
+    const lines = [`tollgate ${tollgateVersion} listening on unix socket ${socket} (mode ${config.server.socket_mode})`];
     try {
       await server.listenSocket(socket);
       if (config.server.human_socket !== null) {
@@ -33,6 +33,8 @@ export const serveCommand = (): Command => new Command('serve')
         await server.listenHumanSocket(human, config.server.human_group);
         lines.push(`human channel on unix socket ${human}${config.server.human_group === null ? ' (mode 0600: the daemon\'s user only)' : ` (group ${config.server.human_group}, mode 0660)`}`);
       }
+      // Created 0600; a wider server.socket_mode lets a runtime of another user connect (install system).
+      if (config.server.socket_mode !== '0600') chmodSync(socket, parseInt(config.server.socket_mode, 8));
       if (options.http || config.server.http.enabled) {
         const token = bearerToken(resolve(config.server.http.token_file));
         const bound = await server.listenHttp(config.server.http.host, config.server.http.port, token);
