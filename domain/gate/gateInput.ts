@@ -2,6 +2,7 @@
 import type { GateSettings } from '../session/commands.ts';
 import type { SessionGrant } from '../session/sessionState.ts';
 import type { ShellAnalysis } from '../shell/shellAnalysis.ts';
+import type { ProtectionFacts } from './selfProtection/protectionFacts.ts';
 
 export interface GateInput {
   readonly tool: string;
@@ -15,4 +16,6 @@ export interface GateInput {
   /** Grants of this session, to cover dangerous actions a human approved. */
   readonly grants: readonly SessionGrant[];
   readonly allowlisted: boolean;
+  /** What the self-protection floor protects on this machine; null when the command did not record it. */
+  readonly protection: ProtectionFacts | null;
 }

@@ -8,11 +8,12 @@ import type { GateLayer } from './layer.ts';
 import { layerVerdict } from './layer.ts';
 import { approvalsLayer } from './approvals/approvalsLayer.ts';
 import { hardlineLayer } from './layers/hardlineLayer.ts';
+import { selfProtectionLayer } from './selfProtection/selfProtectionLayer.ts';
 import { shellParseLayer } from './layers/shellParseLayer.ts';
 import { isStricter, type LayerVerdict } from './verdict.ts';
 
-/** Later guards (self-protection, prohibitions, policy, provenance, leak) slot in here, in this order. */
-export const gateLayers: readonly GateLayer[] = [shellParseLayer, hardlineLayer, approvalsLayer];
+/** Later guards (prohibitions, policy, provenance, leak) slot in here, in this order, after the two floors. */
+export const gateLayers: readonly GateLayer[] = [shellParseLayer, hardlineLayer, selfProtectionLayer, approvalsLayer];
 
 export interface GateDecision {
   readonly final: LayerVerdict;

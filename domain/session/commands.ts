@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { approvalAnswerSchema, instantSchema, resumptionSchema, shellAnalysisSchema } from '../events/schemas.ts';
+import { protectionFactsSchema } from '../gate/selfProtection/protectionFacts.ts';
 import { callerSchema } from './caller.ts';
 
 export const gateSettingsSchema = z.object({
@@ -60,6 +61,8 @@ export const proposeToolCallSchema = z.object({
     /** Whether the action's fingerprint is on the allowlist (config or an earlier "always"). */
     allowlisted: z.boolean(),
     settings: gateSettingsSchema,
+    /** Protected paths, homes, the daemon's pid and port, computed at gate open (absent in older ledgers). */
+    protection: protectionFactsSchema.optional(),
     resumption: resumptionSchema,
     /** Id to give the approval request, should the decision be to ask. */
     approvalId: z.string().min(1),

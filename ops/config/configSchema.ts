@@ -81,6 +81,14 @@ export const configSchema = z.strictObject({
     raw_text_days: z.number().int().positive().default(30),
     schedule: z.string().default('17 3 * * *'),
   }).prefault({}),
+  protection: z.strictObject({
+    /** File names no tool may write, in any folder (e.g. AGENTS.md, SOUL.md, CLAUDE.md). */
+    rules_files: z.array(z.string().min(1)).default([]),
+    /** Extra paths (files or folders) no tool may write. */
+    paths: z.array(z.string().min(1)).default([]),
+    /** Hermes homes besides $HERMES_HOME and ~/.hermes (their profiles are found by themselves). */
+    hermes_homes: z.array(z.string().min(1)).default([]),
+  }).prefault({}),
   /** Per-tool mappings: `shell_arg` names the argument holding a shell command line. */
   tools: z.record(z.string(), z.strictObject({ shell_arg: z.string().optional() })).default({}),
 });

@@ -7,6 +7,7 @@ import { runGate } from '../../../domain/gate/runGate.ts';
 import { visibleJson, visibleText } from '../../../domain/encoding/visibleText.mjs';
 import { classifyToolCall } from '../../../domain/tools/classifyToolCall.ts';
 import { configFrom } from '../globalOptions.ts';
+import { protectedState } from '../../gate/protectedState.ts';
 
 export const classifyCommand = (): Command => new Command('classify')
   .description('Show the simple commands a shell command line would run, the rules they match, and the verdict.')
@@ -24,6 +25,7 @@ export const classifyCommand = (): Command => new Command('classify')
     const decision = runGate({
       tool: 'terminal', args: { command: line }, fingerprint: call.fingerprint, shell, runsShell: true, grants: [], allowlisted: false,
       settings: { approvals: { mode: approvals.mode, yolo: approvals.yolo, timeoutSeconds: approvals.timeout, smartModelConfigured: approvals.smart_model !== null } },
+      protection: protectedState(config),
     });
     if (options.json) {
       process.stdout.write(`${visibleJson({ parsed: shell.parsed, problems: shell.problems, commands: shell.commands, hardline, dangerous, verdict: decision.final.verdict, layer: decision.final.layer, reasons: decision.final.reasons, message: decision.final.message })}\n`);

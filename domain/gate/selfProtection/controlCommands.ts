@@ -1,0 +1,163 @@
+/**
+ * Commands that would switch tollgate or Hermes off or change how they decide, however they are invoked:
+ * tollgate's own mutating subcommands, `hermes plugins|config|hooks …`, uninstalls, signals to the daemon or the
+ * gateway, and clients of tollgate's socket or loopback port.
+ */
+import { firstOperandIndex, parseOptions } from '../../shell/commandOptions.ts';
+import { programName } from '../../shell/programName.ts';
+import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
+
+/** tollgate subcommands that only read (everything else answers, serves, installs or hooks). */
+export const tollgateReadOnlySubcommands: ReadonlySet<string> = new Set([
+  'verify', 'audit', 'tail', 'classify', 'doctor', 'eval', 'replay', 'approvals', 'policy', 'help',
+]);
+const helpFlags = new Set(['--help', '-h', '--version', '-V']);
+const nodeGrammar = { shortWithValue: 're', longWithValue: ['import', 'require', 'loader', 'experimental-loader', 'eval', 'input-type', 'conditions'] };
+
+const isTollgateScript = (word: string): boolean =>
+  /(?:^|\/)tollgate(?:\.mjs|\.js)?$/.test(word) || /(?:^|\/)ops\/cli\/main\.ts$/.test(word);
+
+/** The arguments after the tollgate program, or null when the command does not run tollgate. */
+export const tollgateArguments = (command: SimpleCommand): readonly string[] | null => {
+  const { program, programPath, args } = command;
+  if (program === 'tollgate' || program === 'tollgate.mjs' || isTollgateScript(programPath)) return args;
+  if (/^(?:node|nodejs|bun|deno|tsx)$/.test(program)) {
+    const at = firstOperandIndex(args, program === 'deno' && args[0] === 'run' ? 1 : 0, nodeGrammar);
+    return args[at] !== undefined && isTollgateScript(args[at]!) ? args.slice(at + 1) : null;
+  }
+  const runner = packageRunnerTarget(command);
+  return runner !== null && /^tollgate(?:@.*)?$/.test(runner.name) ? runner.args : null;
+};
+
+/** `npx X …`, `npm exec X`, `npm x X`, `pnpm exec|dlx X`, `yarn [dlx|exec] X`, `bunx X`: the package it runs. */
+const packageRunnerTarget = ({ program, args }: SimpleCommand): { name: string; args: readonly string[] } | null => {
+  const grammar = { shortWithValue: 'pc', longWithValue: ['package', 'call', 'prefix', 'workspace'] };
+  let start: number;
+  if (program === 'npx' || program === 'bunx' || program === 'pnpx') start = 0;
+  else if ((program === 'npm' || program === 'pnpm' || program === 'yarn') && ['exec', 'x', 'dlx'].includes(args[0] ?? '')) start = 1;
+  else if (program === 'yarn' && args[0] !== undefined && !args[0].startsWith('-')) start = 0;
+  else return null;
+  const options = parseOptions(args.slice(start, firstOperandIndex(args, start, grammar)), grammar);
+  const pkg = options.short.get('p') ?? options.long.get('package');
+  const at = firstOperandIndex(args, start, grammar);
+  if (typeof pkg === 'string') return { name: programName(pkg), args: args.slice(at) };
+  return args[at] === undefined ? null : { name: programName(args[at]!), args: args.slice(at + 1) };
+};
+
+/** A tollgate command that is not one of the read-only ones (a bare `tollgate` and `--help` only print help). */
+export const isTollgateControl = (command: SimpleCommand): boolean => {
+  const args = tollgateArguments(command);
+  if (args === null) return false;
+  const at = firstOperandIndex(args, 0, { shortWithValue: 'c', longWithValue: ['config'] });
+  const sub = args[at];
+  if (sub === undefined || args.some((a) => helpFlags.has(a))) return false;
+  if (sub === 'approvals') return !(args[at + 1] === undefined || args[at + 1] === 'list' || args[at + 1]!.startsWith('-'));
+  return !tollgateReadOnlySubcommands.has(sub);
+};
+
+/** Hermes subcommands that change its configuration, plugins, hooks, credentials or the running gateway. */
+export const hermesControlSubcommands: ReadonlySet<string> = new Set([
+  'plugins', 'plugin', 'config', 'hooks', 'setup', 'uninstall', 'update', 'auth', 'login', 'logout', 'model', 'tools', 'gateway', 'profile', 'claw',
+]);
+const hermesGrammar = { shortWithValue: 'p', longWithValue: ['profile'] };
+
+export const isHermesControl = (command: SimpleCommand): boolean => {
+  const args = hermesArguments(command);
+  if (args === null) return false;
+  const at = firstOperandIndex(args, 0, hermesGrammar);
+  const sub = args[at];
+  if (sub === undefined || !hermesControlSubcommands.has(sub)) return false;
+  const action = args[firstOperandIndex(args, at + 1)];
+  // Looking is fine; a gateway's status or a profile list changes nothing.
+  return !(['status', 'list', 'show', 'ls'].includes(action ?? '') && ['gateway', 'profile', 'plugins', 'plugin', 'tools', 'hooks', 'config'].includes(sub));
+};
+
+const hermesArguments = ({ program, args }: SimpleCommand): readonly string[] | null => {
+  if (program === 'hermes' || program === 'hermes-agent') return args;
+  if (/^python[0-9.]*$/.test(program) && args[0] === '-m' && /^hermes(?:_cli|_agent)?(?:\.main)?$/.test(args[1] ?? '')) return args.slice(2);
+  return null;
+};
+
+const guardedPackages = /^(?:tollgate|hermes-agent|hermes_agent|hermes)(?:[=<>@~!].*)?$/i;
+
+/** pip / pip3 / python -m pip / uv pip / pipx / uv tool uninstall, npm/pnpm/yarn uninstall, unlink or remove. */
+export const uninstallsGuard = ({ program, args }: SimpleCommand): boolean => {
+  let rest: readonly string[] | null = null;
+  if (/^pip[0-9.]*$/.test(program) || program === 'pipx') rest = args;
+  else if (/^python[0-9.]*$/.test(program) && args[0] === '-m' && args[1] === 'pip') rest = args.slice(2);
+  else if (program === 'uv' && (args[0] === 'pip' || args[0] === 'tool')) rest = args.slice(1);
+  if (rest !== null) {
+    const at = firstOperandIndex(rest, 0);
+    return rest[at] === 'uninstall' && rest.slice(at + 1).some((a) => guardedPackages.test(a));
+  }
+  if (program === 'npm' || program === 'pnpm' || program === 'yarn' || program === 'bun') {
+    const at = firstOperandIndex(args, 0, { longWithValue: ['prefix'] });
+    const verb = args[at];
+    if (!['uninstall', 'un', 'unlink', 'remove', 'rm', 'r'].includes(verb ?? '')) return false;
+    const targets = args.slice(at + 1).filter((a) => !a.startsWith('-'));
+    return verb === 'unlink' && targets.length === 0 ? true : targets.some((a) => /^tollgate(?:@.*)?$/.test(a));
+  }
+  return false;
+};
+
+/** Process names and command lines a signal must not reach: the daemon (node … tollgate serve) and Hermes. */
+const guardedNames = ['node', 'tollgate', 'hermes', 'hermes-agent', 'gateway', 'python', 'python3'];
+const guardedCommandLines = ['node /usr/lib/node_modules/tollgate/bin/tollgate.mjs serve', 'tollgate serve', 'hermes gateway run', 'hermes chat', 'python3 -m hermes_cli.main gateway run'];
+const guardedWords = /tollgate|hermes|gateway|\bnode\b|\.pid\b|pgrep|pidof/;
+
+const pkillGrammar = { shortWithValue: 'gGPstuUFn', longWithValue: ['signal', 'pgroup', 'group', 'parent', 'session', 'terminal', 'euid', 'uid', 'pidfile', 'ns', 'nslist'] };
+const killallGrammar = { shortWithValue: 'sunoyZ', longWithValue: ['signal', 'user', 'older-than', 'younger-than', 'context'] };
+const stopVerbs = new Set(['stop', 'kill', 'restart', 'try-restart', 'reload-or-restart', 'try-reload-or-restart', 'disable', 'mask', 'isolate', 'reload', 'freeze', 'clean', 'revert']);
+
+/** A signal or service-manager command aimed at tollgate's daemon or at Hermes. */
+export const killsGuard = (command: SimpleCommand, analysis: ShellAnalysis, pid: number | null): boolean => {
+  const { program, args } = command;
+  switch (program) {
+    case 'kill': {
+      // Signals are options (-9, -KILL, -s KILL); a negative number after them is a process group.
+      const targets = args.filter((a, i) => !(a.startsWith('-') && i === 0) && !['-s', '-n'].includes(args[i - 1] ?? '') && !/^-(?:[A-Za-z]+|-)$/.test(a));
+      if (targets.some((t) => (pid !== null && (t === String(pid) || t === `-${pid}`)) || (/[$`]/.test(t) && guardedWords.test(t)))) return true;
+      // `pgrep -f tollgate | xargs kill`: the pids come from a search for the guard.
+      return command.via.some((v) => v.startsWith('xargs')) && analysis.commands.some((c) => ['pgrep', 'pidof', 'cat', 'ps', 'lsof', 'fuser'].includes(c.program) && c.args.some((a) => guardedWords.test(a)));
+    }
+    case 'pkill': {
+      const options = parseOptions(args, pkillGrammar);
+      if (options.short.has('F') || options.long.has('pidfile')) return true;
+      const pattern = options.operands[0];
+      if (pattern === undefined) return false;
+      const flags = options.short.has('i') || options.long.has('ignore-case') ? 'i' : '';
+      return matchesAny(pattern, options.short.has('f') || options.long.has('full') ? [...guardedCommandLines, ...guardedNames] : guardedNames, flags);
+    }
+    case 'killall': {
+      const options = parseOptions(args, killallGrammar);
+      const regex = options.short.has('r') || options.long.has('regexp');
+      return options.operands.some((name) => regex ? matchesAny(name, guardedNames, options.short.has('I') ? 'i' : '') : /[$`]/.test(name) || guardedNames.includes(programName(name)));
+    }
+    case 'systemctl': case 'service': case 'launchctl': case 'rc-service': case 'sv': {
+      const words = args.filter((a) => !a.startsWith('-'));
+      const verb = program === 'service' || program === 'rc-service' ? words[1] : words[0];
+      const stopping = verb !== undefined && (stopVerbs.has(verb) || ['unload', 'bootout', 'remove', 'disable', 'down'].includes(verb));
+      return stopping && words.some((w) => /tollgate|hermes/i.test(w));
+    }
+    case 'fuser': return args.includes('-k') && args.some((a) => guardedWords.test(a));
+    default: return false;
+  }
+};
+
+/** Whether a pkill/killall pattern (an extended regex) matches one of the guarded names; an unknown one does. */
+const matchesAny = (pattern: string, names: readonly string[], flags: string): boolean => {
+  if (/[$`]/.test(pattern)) return true;
+  try {
+    const regex = new RegExp(pattern, flags);
+    return names.some((name) => regex.test(name));
+  } catch {
+    return true;
+  }
+};
+
+/** `hermes gateway run` sent to the background or detached: a second gateway outside the service manager. */
+export const detachesGateway = (command: SimpleCommand): boolean => {
+  const args = hermesArguments(command);
+  return args !== null && args.includes('gateway') && args.includes('run')
+    && (command.background === true || command.via.some((v) => /^(?:nohup|setsid|disown|daemonize|screen|tmux)\b/.test(v)));
+};

@@ -1,0 +1,34 @@
+/**
+ * The files a Hermes patch would touch. Replace mode names one `path`; patch mode (V4A) names them in
+ * `*** Update File:`, `*** Add File:`, `*** Delete File:` and `*** Move File: a -> b` headers (both sides count),
+ * read leniently: any spacing, any case of the verb. A patch whose headers cannot be read is reported so the
+ * layer can refuse it when it mentions a protected path anywhere.
+ */
+
+export interface PatchTargets {
+  readonly paths: readonly string[];
+  /** True when patch mode's text had no header this reader understood. */
+  readonly unreadable: boolean;
+}
+
+const header = /^\s*\*{3}\s*(update|add|delete|move)\s+(?:file\s*)?(?:to\s*)?:?\s*(.*?)\s*$/i;
+
+export const patchTargets = (args: Readonly<Record<string, unknown>>): PatchTargets => {
+  const paths: string[] = [];
+  for (const key of ['path', 'file_path', 'notebook_path']) {
+    const value = args[key];
+    if (typeof value === 'string') paths.push(value);
+  }
+  const text = args['patch'];
+  if (typeof text !== 'string') return { paths, unreadable: args['mode'] === 'patch' && paths.length === 0 };
+  let found = false;
+  for (const line of text.split(/\r?\n|\r/)) {
+    const match = header.exec(line);
+    if (match === null) continue;
+    found = true;
+    const rest = match[2]!;
+    if (match[1]!.toLowerCase() === 'move') paths.push(...rest.split(/\s*->\s*/).filter((p) => p !== ''));
+    else if (rest !== '') paths.push(rest);
+  }
+  return { paths, unreadable: !found };
+};

@@ -1,0 +1,280 @@
+/**
+ * Which protected thing a path names, judged from its text and the recorded facts (no file system). Paths are
+ * normalised first ('..', '//', './'); a relative path with an unknown working directory is matched by its
+ * leading segments against the tails of protected paths; a path behind a variable that cannot be resolved is
+ * judged by the names after it (seed 003, lesson 5: `$X/AGENTS.md` is still AGENTS.md).
+ */
+import { normalizePath } from '../../shell/shellPaths.ts';
+import type { ProtectedKind, ProtectionFacts } from './protectionFacts.ts';
+
+/** What a protected path is; all of them block a write except 'hermes-home', where a change asks. */
+export type HitKind = ProtectedKind | 'hermes-file' | 'rules-file' | 'runtime-settings' | 'hermes-home';
+
+export interface PathHit {
+  readonly kind: HitKind;
+  /** The protected path (or name) that was hit, for the message. */
+  readonly what: string;
+}
+
+/** Files of a Hermes home that decide what the agent may do, and its plugins folder. */
+export const hermesProtectedNames: ReadonlySet<string> = new Set(['config.yaml', '.env', 'auth.json', 'plugins', 'shell-hooks-allowlist.json']);
+/** Names inside tollgate's data folder: a relative `data/ledger.db` is tollgate's even when the folder name is common. */
+const dataInnerNames = new Set(['ledger.db', 'ledger.db-wal', 'ledger.db-shm', 'payloads.db', 'payloads.db-wal', 'payloads.db-shm', 'keys', 'projections', 'checkpoints', 'tollgate.sock', 'http-token', 'tollgate.pid']);
+/** Names judged alone when the folder in front of them is unknown (`$X/config.yaml`). */
+const byNameKinds: ReadonlyMap<string, HitKind> = new Map<string, HitKind>([
+  ['config.yaml', 'hermes-file'], ['.env', 'hermes-file'], ['auth.json', 'hermes-file'], ['shell-hooks-allowlist.json', 'hermes-file'],
+  ['tollgate.yaml', 'config'], ['tollgate.yml', 'config'], ['ledger.db', 'data'], ['payloads.db', 'data'], ['tollgate.sock', 'socket'], ['http-token', 'secret'],
+]);
+/** Folder names too common to be recognised from one segment of a relative path (`bin/run.sh` is not tollgate's bin/). */
+const commonNames = new Set([
+  'data', 'bin', 'adapters', 'plugins', 'lib', 'src', 'build', 'dist', 'tmp', 'var', 'etc', 'config', 'keys', 'projections',
+  'home', 'run', 'main', 'app', 'test', 'spec', 'node_modules', 'config.yaml', '.env', 'auth.json', 'settings.json',
+]);
+
+interface Entry {
+  readonly path: string;
+  readonly segments: readonly string[];
+  readonly kind: HitKind;
+  /** Segments a relative path must share with this entry's tail before it counts as naming it. */
+  readonly minOverlap: number;
+}
+
+export interface ProtectionIndex {
+  readonly facts: ProtectionFacts;
+  readonly entries: readonly Entry[];
+  readonly homes: readonly Entry[];
+  readonly rulesFiles: ReadonlySet<string>;
+  /** Socket paths, for clients that name them inside a longer argument (`UNIX-CONNECT:/x/tollgate.sock`). */
+  readonly sockets: readonly string[];
+  /** Absolute protected paths, longest first, for a substring search through code and option values. */
+  readonly needles: readonly { readonly text: string; readonly kind: HitKind }[];
+}
+
+const segmentsOf = (path: string): string[] => path.split('/').filter((s) => s !== '');
+
+const entry = (path: string, kind: HitKind, profile = false): Entry => {
+  const segments = segmentsOf(path);
+  const last = segments[segments.length - 1] ?? '';
+  return { path, segments, kind, minOverlap: profile || commonNames.has(last) ? 2 : 1 };
+};
+
+let cached: { facts: ProtectionFacts; index: ProtectionIndex } | null = null;
+
+/** The lookups for one set of facts; the gate records the same facts with every call, so the last is kept. */
+export const protectionIndex = (facts: ProtectionFacts): ProtectionIndex => {
+  if (cached !== null && sameFacts(cached.facts, facts)) return cached.index;
+  const entries = facts.paths.map((p) => entry(normalizePath(p.path), p.kind));
+  const homes = facts.hermesHomes.map((h) => entry(normalizePath(h), 'hermes-home', h.includes('/profiles/')));
+  const homeFiles = homes.flatMap((h) => [...hermesProtectedNames].map((n) => ({ text: `${h.path}/${n}`, kind: 'hermes-file' as HitKind })));
+  const needles = [...entries, ...homes]
+    .filter((e) => e.segments.length >= 2)
+    .map((e) => ({ text: e.path, kind: e.kind }))
+    .concat(homeFiles)
+    .sort((a, b) => b.text.length - a.text.length);
+  const index: ProtectionIndex = {
+    facts, entries, homes, rulesFiles: new Set(facts.rulesFiles), needles,
+    sockets: entries.filter((e) => e.kind === 'socket').map((e) => e.path),
+  };
+  cached = { facts, index };
+  return index;
+};
+
+const sameFacts = (a: ProtectionFacts, b: ProtectionFacts): boolean =>
+  a === b || (a.home === b.home && a.hermesHome === b.hermesHome && a.pid === b.pid && a.httpPort === b.httpPort
+    && sameList(a.hermesHomes, b.hermesHomes) && sameList(a.rulesFiles, b.rulesFiles)
+    && a.paths.length === b.paths.length && a.paths.every((p, i) => p.path === b.paths[i]!.path && p.kind === b.paths[i]!.kind));
+const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** A path word after what the line and the facts make known. */
+export interface ResolvedPath {
+  /** The absolute path, when the working directory (or the word itself) makes it known. */
+  readonly absolute: string | null;
+  /** The word's own segments when it is relative (matched against protected tails whatever the directory). */
+  readonly relative: readonly string[] | null;
+  /** Segments after a variable that could not be resolved: judged by name. */
+  readonly unresolved: readonly string[] | null;
+}
+
+export interface PathContext {
+  readonly home: string | null;
+  readonly hermesHome: string | null;
+  /** The absolute working directory, when known. */
+  readonly cwd: string | null;
+}
+
+const variablePrefix = /^(?:\$HOME|\$\{HOME\}|~)(?=\/|$)|^(?:\$HERMES_HOME|\$\{HERMES_HOME\})(?=\/|$)/;
+
+/** Resolves one word; null when it cannot be a path (empty, or prose with spaces or line breaks). */
+export const resolvePath = (word: string, context: PathContext): ResolvedPath | null => {
+  if (word === '' || /\s/.test(word)) return null;
+  let text = word;
+  const prefix = variablePrefix.exec(text);
+  if (prefix !== null) {
+    const base = prefix[0].includes('HERMES_HOME') ? context.hermesHome : context.home;
+    if (base === null) return fromUnresolved(text.slice(prefix[0].length), prefix[0] === '~' ? '.' : null);
+    text = base + text.slice(prefix[0].length);
+  }
+  if (/[$`]/.test(text)) return fromUnresolved(text, null);
+  if (text.startsWith('/')) return { absolute: normalizePath(text), relative: null, unresolved: null };
+  const relative = relativeSegments(text);
+  const absolute = context.cwd === null ? null : normalizePath(`${context.cwd}/${text}`);
+  return { absolute, relative, unresolved: null };
+};
+
+/** The segments after the last unknown variable; a `~` without a known home still names a home. */
+const fromUnresolved = (text: string, _home: string | null): ResolvedPath | null => {
+  const segments = text.split('/');
+  let last = -1;
+  segments.forEach((s, i) => { if (/[$`]/.test(s)) last = i; });
+  const rest = relativeSegments(segments.slice(last + 1).join('/'));
+  return rest.length === 0 ? null : { absolute: null, relative: null, unresolved: rest };
+};
+
+/** Lexical segments of a relative path: '.' and '' dropped, '..' cancels the segment before it (or is dropped). */
+const relativeSegments = (text: string): string[] => {
+  const out: string[] = [];
+  for (const s of text.split('/')) {
+    if (s === '' || s === '.') continue;
+    if (s === '..') out.pop(); else out.push(s);
+  }
+  return out;
+};
+
+/** The protected thing a resolved path names, if any (the strictest of what it may name). */
+export const matchPath = (resolved: ResolvedPath, index: ProtectionIndex): PathHit | null => {
+  const hits: PathHit[] = [];
+  if (resolved.absolute !== null) push(hits, matchAbsolute(resolved.absolute, index));
+  if (resolved.relative !== null) push(hits, matchRelative(resolved.relative, index));
+  if (resolved.unresolved !== null) {
+    push(hits, matchRelative(resolved.unresolved, index));
+    const name = resolved.unresolved[resolved.unresolved.length - 1]!;
+    const kind = byNameKinds.get(name);
+    if (kind !== undefined) hits.push({ kind, what: name });
+  }
+  return strictest(hits);
+};
+
+const push = (hits: PathHit[], hit: PathHit | null): void => { if (hit !== null) hits.push(hit); };
+
+/** Blocking kinds beat the Hermes-home ask; secrets and sockets beat the rest (they name the stricter reason). */
+const strictness = (kind: HitKind): number => kind === 'hermes-home' ? 0 : kind === 'secret' ? 3 : kind === 'socket' ? 2 : 1;
+const strictest = (hits: readonly PathHit[]): PathHit | null =>
+  hits.reduce<PathHit | null>((best, hit) => best === null || strictness(hit.kind) > strictness(best.kind) ? hit : best, null);
+
+export const matchAbsolute = (path: string, index: ProtectionIndex): PathHit | null => {
+  if (/[*?[]/.test(path)) return matchGlob(path, index);
+  const hits: PathHit[] = [];
+  for (const e of index.entries) if (path === e.path || path.startsWith(e.path + '/')) hits.push({ kind: e.kind, what: e.path });
+  for (const h of index.homes) {
+    if (path === h.path) hits.push({ kind: 'hermes-home', what: h.path });
+    else if (path.startsWith(h.path + '/')) hits.push(insideHermesHome(segmentsOf(path.slice(h.path.length)), h.path));
+  }
+  push(hits, matchNames(segmentsOf(path), index));
+  return strictest(hits);
+};
+
+/** Inside a Hermes home: its protected files, a profile's (profiles/NAME/...), or anything else (an ask). */
+const insideHermesHome = (rest: readonly string[], home: string): PathHit => {
+  const first = rest[0];
+  if (first !== undefined && hermesProtectedNames.has(first)) return { kind: 'hermes-file', what: `${home}/${rest.slice(0, first === 'plugins' ? 1 : rest.length).join('/')}` };
+  if (first === 'profiles' && rest.length >= 3) return insideHermesHome(rest.slice(2), `${home}/profiles/${rest[1]}`);
+  return { kind: 'hermes-home', what: home };
+};
+
+/** Protected by name, in any folder: rules files, `.claude/settings.json`, anything under a `.hermes` folder. */
+const matchNames = (segments: readonly string[], index: ProtectionIndex): PathHit | null => {
+  const last = segments[segments.length - 1];
+  if (last === undefined) return null;
+  if (index.rulesFiles.has(last)) return { kind: 'rules-file', what: last };
+  if (segments[segments.length - 2] === '.claude' && (last === 'settings.json' || last === 'settings.local.json')) return { kind: 'runtime-settings', what: `.claude/${last}` };
+  const hermes = segments.lastIndexOf('.hermes');
+  if (hermes >= 0) return insideHermesHome(segments.slice(hermes + 1), segments.slice(0, hermes + 1).join('/'));
+  return null;
+};
+
+/** A relative path with an unknown directory: does its start continue the tail of a protected path? */
+const matchRelative = (segments: readonly string[], index: ProtectionIndex): PathHit | null => {
+  if (segments.length === 0) return null;
+  const hits: PathHit[] = [];
+  for (const e of index.entries) if (continuesTail(segments, e, e.kind === 'data' ? dataInnerNames : null)) hits.push({ kind: e.kind, what: e.path });
+  for (const h of index.homes) {
+    const overlap = tailOverlap(segments, h);
+    if (overlap > 0) hits.push(overlap === segments.length ? { kind: 'hermes-home', what: h.path } : insideHermesHome(segments.slice(overlap), h.path));
+  }
+  push(hits, matchNames(segments, index));
+  return strictest(hits);
+};
+
+/** The longest k (at least the entry's minimum) such that the entry's last k segments are the path's first k. */
+const tailOverlap = (segments: readonly string[], e: Entry): number => {
+  for (let k = Math.min(segments.length, e.segments.length); k >= 1; k--) {
+    let same = true;
+    for (let i = 0; i < k && same; i++) same = e.segments[e.segments.length - k + i] === segments[i];
+    if (same) return k >= e.minOverlap ? k : 0;
+  }
+  return 0;
+};
+
+const continuesTail = (segments: readonly string[], e: Entry, innerNames: ReadonlySet<string> | null): boolean => {
+  if (tailOverlap(segments, e) > 0) return true;
+  // `data/ledger.db`: one common segment, but what follows it is a name only tollgate's data folder holds.
+  const last = e.segments[e.segments.length - 1];
+  return innerNames !== null && segments.length >= 2 && segments[0] === last && innerNames.has(segments[1]!);
+};
+
+/** A glob: the folder before the first wildcard, or a protected path the pattern would expand to. */
+const matchGlob = (path: string, index: ProtectionIndex): PathHit | null => {
+  const segments = segmentsOf(path);
+  const firstWild = segments.findIndex((s) => /[*?[]/.test(s));
+  const dir = '/' + segments.slice(0, firstWild).join('/');
+  const pattern = globRegex(path);
+  const candidates: { path: string; kind: HitKind }[] = [
+    ...index.entries.map((e) => ({ path: e.path, kind: e.kind })),
+    ...index.homes.flatMap((h) => [{ path: h.path, kind: 'hermes-home' as HitKind }, ...[...hermesProtectedNames].map((n) => ({ path: `${h.path}/${n}`, kind: 'hermes-file' as HitKind }))]),
+  ];
+  const hits: PathHit[] = [];
+  for (const c of candidates) if (pattern.test(c.path)) hits.push({ kind: c.kind, what: c.path });
+  if (firstWild > 0) {
+    const inside = matchAbsolute(dir, index);
+    if (inside !== null && (inside.kind !== 'hermes-home' || hits.length === 0)) hits.push(inside);
+  }
+  return strictest(hits);
+};
+
+const globRegex = (glob: string): RegExp => {
+  let source = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '*') source += '[^/]*';
+    else if (c === '?') source += '[^/]';
+    else if (c === '[') {
+      const end = glob.indexOf(']', i + 1);
+      if (end < 0) { source += '\\['; continue; }
+      source += `[${glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
+      i = end;
+    } else source += c.replace(/[.+^${}()|\\]/g, '\\$&');
+  }
+  return new RegExp(`^${source}$`);
+};
+
+/** Whether deleting or moving `path` (absolute) takes a protected path with it. */
+export const containsProtected = (path: string, index: ProtectionIndex): PathHit | null => {
+  if (path === '/') return null;
+  const glob = /[*?[]/.test(path) ? globRegex(path) : null;
+  for (const e of [...index.entries, ...index.homes]) {
+    const hit: PathHit = { kind: e.kind === 'hermes-home' ? 'hermes-file' : e.kind, what: e.path };
+    if (glob === null ? e.path.startsWith(path + '/') : e.segments.some((_, i) => glob.test('/' + e.segments.slice(0, i + 1).join('/')))) return hit;
+  }
+  return null;
+};
+
+/** A protected absolute path written inside a longer text (code, `UNIX-CONNECT:PATH`, `--opt=PATH`). */
+export const mentionedPath = (text: string, index: ProtectionIndex): PathHit | null => {
+  for (const needle of index.needles) {
+    const at = text.indexOf(needle.text);
+    if (at < 0) continue;
+    const after = text[at + needle.text.length];
+    if (after === undefined || !/[A-Za-z0-9_.-]/.test(after)) return { kind: needle.kind, what: needle.text };
+  }
+  return null;
+};

@@ -1,0 +1,72 @@
+/**
+ * The self-protection floor (seed 000 G9; seed 003 T4, T5): the agent may not reach tollgate's state, code,
+ * sockets and processes, nor the runtime's configuration. Its blocks are a floor — no grant, allowlist, yolo or
+ * approvals.mode lifts them, and the gate stops there. Changes elsewhere inside a Hermes home (and cross-profile
+ * writes) only ask; that ask is lifted the way approvals are (a grant, the allowlist, yolo, mode off).
+ */
+import type { GateInput } from '../gateInput.ts';
+import type { GateLayer, LayerOutcome } from '../layer.ts';
+import { layerVerdict } from '../layer.ts';
+import { noProtectionFacts } from './protectionFacts.ts';
+import { protectionIndex } from './protectedPaths.ts';
+import { lineScope } from './shellScope.ts';
+import { protectionRules, type SelfProtectionId } from './shellRules.ts';
+import { toolFindings } from './toolRules.ts';
+
+interface Finding {
+  readonly id: SelfProtectionId;
+  readonly verdict: 'block' | 'ask';
+  readonly what: string;
+  /** The command that reached it, for command lines. */
+  readonly command?: string;
+}
+
+const reasonOf: Readonly<Record<SelfProtectionId, string>> = Object.fromEntries(protectionRules.map((r) => [r.id, r.reason])) as never;
+
+export const findSelfProtection = (input: Pick<GateInput, 'tool' | 'args' | 'shell' | 'protection'>): Finding[] => {
+  const index = protectionIndex(input.protection ?? noProtectionFacts);
+  const findings: Finding[] = toolFindings(input.tool, input.args, index);
+  if (input.shell !== null) {
+    const workdir = typeof input.args['workdir'] === 'string' ? input.args['workdir'] : null;
+    const scope = lineScope(input.shell, index, workdir);
+    for (const rule of protectionRules) {
+      for (const command of input.shell.commands) {
+        const what = rule.find(command, scope);
+        if (what !== null) findings.push({ id: rule.id, verdict: rule.verdict, what, command: command.text });
+      }
+    }
+  }
+  return findings;
+};
+
+export const selfProtectionLayer: GateLayer = {
+  name: 'self-protection',
+  evaluate: (input) => {
+    const findings = findSelfProtection(input);
+    if (findings.length === 0) return null;
+    const blocks = findings.filter((f) => f.verdict === 'block');
+    if (blocks.length > 0) return { verdict: layerVerdict('self-protection', 'block', reasons(blocks), blockMessage(blocks[0]!)) };
+    return liftedAsk(input, findings) ?? { verdict: layerVerdict('self-protection', 'ask', reasons(findings), askMessage(findings[0]!)) };
+  },
+};
+
+const reasons = (findings: readonly Finding[]): string[] => [...new Set(findings.map((f) => `self-protection:${f.id}`))];
+
+const blockMessage = (f: Finding): string =>
+  `Blocked${f.command === undefined ? '' : ` \`${f.command}\``}: ${reasonOf[f.id]} (${f.what}) This protects the guard itself; no approval, allowlist or setting lifts it.`;
+
+const askMessage = (f: Finding): string =>
+  `Needs a human's approval — ${f.command === undefined ? '' : `\`${f.command}\`: `}${reasonOf[f.id]} (${f.what})`;
+
+/** The Hermes-home ask stands down as approvals do: a grant for this exact action, the allowlist, yolo, mode off. */
+const liftedAsk = (input: GateInput, findings: readonly Finding[]): LayerOutcome | null => {
+  const own = reasons(findings);
+  const grant = input.grants.find((g) => g.tool === input.tool && g.fingerprint === input.fingerprint && g.scope !== 'once')
+    ?? input.grants.find((g) => g.tool === input.tool && g.fingerprint === input.fingerprint);
+  if (grant !== undefined) return { verdict: layerVerdict('self-protection', 'allow', [...own, `approvals:${grant.scope}-grant`], `Approved earlier by a human (${grant.scope}).`), grantId: grant.grantId };
+  if (input.allowlisted) return { verdict: layerVerdict('self-protection', 'allow', [...own, 'approvals:allowlist'], 'On the approval allowlist.') };
+  const { mode, yolo } = input.settings.approvals;
+  if (yolo) return { verdict: layerVerdict('self-protection', 'allow', [...own, 'approvals:yolo'], 'Auto-approved: yolo is on.') };
+  if (mode === 'off') return { verdict: layerVerdict('self-protection', 'allow', [...own, 'approvals:mode-off'], 'Auto-approved: approvals.mode is off.') };
+  return null;
+};

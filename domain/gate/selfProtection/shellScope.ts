@@ -1,0 +1,61 @@
+/**
+ * What the rules know while reading one command line: the facts' lookups, the working directory of each simple
+ * command (the tool's `workdir`, then every `cd` before it), and how a word of that command resolves.
+ */
+import { normalizePath } from '../../shell/shellPaths.ts';
+import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
+import { matchPath, mentionedPath, resolvePath, type PathContext, type PathHit, type ProtectionIndex } from './protectedPaths.ts';
+
+export interface LineScope {
+  readonly index: ProtectionIndex;
+  readonly analysis: ShellAnalysis;
+  /** The working directory of each command of the analysis (same order); null when unknown. */
+  readonly cwds: readonly (string | null)[];
+}
+
+export const lineScope = (analysis: ShellAnalysis, index: ProtectionIndex, workdir: string | null): LineScope => {
+  const { home, hermesHome } = index.facts;
+  const start = workdir === null ? null : absoluteDir(workdir, { home, hermesHome, cwd: null });
+  const cwds: (string | null)[] = [];
+  let cwd = start;
+  for (const command of analysis.commands) {
+    const known = command.cwd === undefined ? null : absoluteDir(command.cwd, { home, hermesHome, cwd: start });
+    cwds.push(known ?? cwd);
+    // Followed through the line in order; a `cd` inside a subshell may be over-applied, which errs towards matching.
+    if (command.program === 'cd' && command.via.length === 0) {
+      const target = command.args.find((a) => !a.startsWith('-'));
+      cwd = target === undefined ? home : absoluteDir(target, { home, hermesHome, cwd });
+    }
+  }
+  return { index, analysis, cwds };
+};
+
+const absoluteDir = (word: string, context: PathContext): string | null => {
+  const resolved = resolvePath(word, context);
+  return resolved?.absolute ?? null;
+};
+
+export const contextOf = (scope: LineScope, command: SimpleCommand): PathContext => {
+  const at = scope.analysis.commands.indexOf(command);
+  return { home: scope.index.facts.home, hermesHome: scope.index.facts.hermesHome, cwd: at < 0 ? null : scope.cwds[at] ?? null };
+};
+
+/** The protected thing a word of the command names, if any. */
+export const hitOf = (word: string, context: PathContext, index: ProtectionIndex): PathHit | null => {
+  const resolved = resolvePath(word, context);
+  return resolved === null ? null : matchPath(resolved, index);
+};
+
+/** Protected paths inside code or prose: absolute mentions, and path-like tokens (with a '/', or a protected name). */
+export const hitInText = (text: string, context: PathContext, index: ProtectionIndex): PathHit | null => {
+  const absolute = mentionedPath(text, index);
+  if (absolute !== null) return absolute;
+  for (const token of text.match(/[^\s'"(),;=[\]{}<>|&]+/g) ?? []) {
+    if (!token.includes('/') && !index.rulesFiles.has(token) && !token.startsWith('.hermes') && !token.endsWith('tollgate.sock')) continue;
+    const hit = hitOf(token, context, index);
+    if (hit !== null) return hit;
+  }
+  return null;
+};
+
+export const normalDir = normalizePath;

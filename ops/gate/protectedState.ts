@@ -1,0 +1,112 @@
+/**
+ * The facts the self-protection floor needs, computed once when the gate opens (they need the file system, the
+ * environment and the process) and recorded in every ProposeToolCall: tollgate's config file, data folder, keys
+ * and token, sockets and their folders, the code that runs it (a clone's bin/ and adapters/, or the installed
+ * package), every Hermes home (with its profiles), the configured extra paths and rules files, the agent's home,
+ * the daemon's pid and its HTTP port.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ProtectedKind, ProtectionFacts } from '../../domain/gate/selfProtection/protectionFacts.ts';
+import { normalizePath } from '../../domain/shell/shellPaths.ts';
+import type { TollgateConfig } from '../config/configSchema.ts';
+
+export interface ProtectedStateOptions {
+  /** The configuration file that was loaded; by default the one the command line or environment names. */
+  readonly configFile?: string | null;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly cwd?: string;
+  readonly pid?: number;
+  /** Where tollgate's own code lives; by default this module's package root. */
+  readonly codeRoot?: string;
+}
+
+/** Folders too shared to protect whole because a socket or file of tollgate's sits in them. */
+const sharedFolders = new Set(['/', '/tmp', '/var/tmp', '/run', '/var/run', '/dev/shm', '/home', '/root', '/usr', '/etc', '/var', '/opt', '/srv']);
+
+export const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+export const protectedState = (config: TollgateConfig, options: ProtectedStateOptions = {}): ProtectionFacts => {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const home = env['HOME'] || homedir() || null;
+  const abs = (path: string): string => normalizePath(isAbsolute(path) ? path : resolve(cwd, expandHome(path, home)));
+  const paths = new Map<string, ProtectedKind>();
+  const add = (path: string, kind: ProtectedKind) => {
+    const normal = abs(path);
+    if (!paths.has(normal) || kind === 'secret' || kind === 'socket') paths.set(normal, kind);
+  };
+
+  for (const file of configFiles(options.configFile, env, cwd)) add(file, 'config');
+  const dataDir = abs(config.data.dir);
+  if (!sharedFolders.has(dataDir) && dataDir !== home) add(dataDir, 'data');
+  for (const secret of ['keys', 'http-token']) add(join(dataDir, secret), 'secret');
+  add(config.server.http.token_file, 'secret');
+  const ledgerFile = /^sqlite:(.+)$/.exec(config.ledger.url)?.[1];
+  if (ledgerFile !== undefined) add(ledgerFile, 'data');
+  for (const socket of socketsOf(config)) {
+    add(socket, 'socket');
+    const folder = dirname(abs(socket));
+    if (!sharedFolders.has(folder) && folder !== home && !paths.has(folder)) add(folder, 'socket-dir');
+  }
+  const codeRoot = abs(options.codeRoot ?? packageRoot);
+  if (existsSync(join(codeRoot, '.git'))) {
+    for (const part of ['bin', 'adapters']) add(join(codeRoot, part), 'code');
+  } else if (!sharedFolders.has(codeRoot)) add(codeRoot, 'code');
+  for (const extra of config.protection.paths) add(extra, 'extra');
+
+  const hermesHome = env['HERMES_HOME'] ? abs(env['HERMES_HOME']) : null;
+  const homes = new Set<string>();
+  for (const candidate of [hermesHome, home === null ? null : join(home, '.hermes'), ...config.protection.hermes_homes.map(abs)]) {
+    if (candidate === null) continue;
+    const normal = normalizePath(candidate);
+    homes.add(normal);
+    for (const profile of profilesOf(normal)) homes.add(profile);
+  }
+  return {
+    home, hermesHome, hermesHomes: [...homes],
+    paths: [...paths].map(([path, kind]) => ({ path, kind })),
+    rulesFiles: [...config.protection.rules_files],
+    pid: options.pid ?? process.pid,
+    httpPort: config.server.http.enabled ? config.server.http.port : null,
+  };
+};
+
+const expandHome = (path: string, home: string | null): string =>
+  home !== null && (path === '~' || path.startsWith('~/')) ? home + path.slice(1) : path;
+
+/** The loaded file when known; otherwise every file the next start could load: --config, $TOLLGATE_CONFIG, ./tollgate.yaml. */
+const configFiles = (loaded: string | null | undefined, env: NodeJS.ProcessEnv, cwd: string): string[] => {
+  const files = [join(cwd, 'tollgate.yaml'), join(cwd, 'tollgate.yml')];
+  if (env['TOLLGATE_CONFIG']) files.push(env['TOLLGATE_CONFIG']);
+  if (loaded) files.push(loaded);
+  const flag = configFlag(process.argv);
+  if (flag !== null) files.push(flag);
+  return files;
+};
+
+const configFlag = (argv: readonly string[]): string | null => {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if ((arg === '-c' || arg === '--config') && argv[i + 1] !== undefined) return argv[i + 1]!;
+    if (arg.startsWith('--config=')) return arg.slice('--config='.length);
+  }
+  return null;
+};
+
+/** The runtime socket and the human channel's, whichever the configuration has. */
+const socketsOf = (config: TollgateConfig): string[] => {
+  const server = config.server as TollgateConfig['server'] & { human_socket?: string | null };
+  return [server.socket, ...(typeof server.human_socket === 'string' ? [server.human_socket] : [])];
+};
+
+const profilesOf = (hermesHome: string): string[] => {
+  const folder = join(hermesHome, 'profiles');
+  try {
+    return readdirSync(folder).map((name) => join(folder, name)).filter((path) => statSync(path).isDirectory());
+  } catch {
+    return [];
+  }
+};
