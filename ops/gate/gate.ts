@@ -22,6 +22,8 @@ import type { TollgateConfig } from '../config/configSchema.ts';
 import { ApprovalWaiters } from './approvalWaiters.ts';
 import type { SessionState } from '../../domain/session/sessionState.ts';
 import { SessionStore } from './sessionStore.ts';
+import { protectedState } from './protectedState.ts';
+import type { ProtectionFacts } from '../../domain/gate/selfProtection/protectionFacts.ts';
 import { inProcessCaller, type Caller } from '../../domain/session/caller.ts';
 import { ownerOf } from '../../domain/session/channelRules.ts';
 import { RuntimeRegistry, type Registration } from './runtimeRegistry.ts';
@@ -48,6 +50,8 @@ export interface GateDeps {
   readonly expiryTimers?: boolean;
   /** Runtime registrations (keys and processes); in memory when not given. */
   readonly runtimes?: RuntimeRegistry;
+  /** What the self-protection floor protects; computed from the configuration and this process when absent. */
+  readonly protection?: ProtectionFacts;
 }
 
 /** What the caller's channel was refused (the `CallerRefused` reason), or null when it was not. */
@@ -91,6 +95,7 @@ export class Gate {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly configAllowlist: ReadonlySet<string>;
   private readonly settings: GateSettings;
+  private readonly protection: ProtectionFacts;
   /** Registered runtimes; the HTTP layer checks request MACs against their keys. */
   readonly runtimes: RuntimeRegistry;
   private lastPosition = 0;
@@ -103,6 +108,7 @@ export class Gate {
     this.settings = {
       approvals: { mode: approvals.mode, yolo: approvals.yolo, timeoutSeconds: approvals.timeout, smartModelConfigured: approvals.smart_model !== null },
     };
+    this.protection = deps.protection ?? protectedState(deps.config);
     this.configAllowlist = new Set(approvals.allowlist.map((line) => allowlistKey('terminal', actionFingerprint('terminal', { commandLine: line.trim() }))));
   }
 
@@ -159,7 +165,7 @@ export class Gate {
         data: {
           sessionId: input.sessionId, now, callId, tool: input.tool, args: { ...input.args }, fingerprint: classified.fingerprint,
           runsShell: classified.runsShell, shell: classified.shell, parentSessionId, parentKnown, allowlisted,
-          settings: this.settings, resumption: input.resumption ?? 'held', approvalId: this.deps.newId(),
+          settings: this.settings, protection: this.protection, resumption: input.resumption ?? 'held', approvalId: this.deps.newId(),
           caller: input.caller ?? inProcessCaller,
         },
       }));
