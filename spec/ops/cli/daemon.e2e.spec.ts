@@ -5,11 +5,12 @@
  */
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openEventStream, requestOverSocket } from '../../../adapters/http/socketClient.ts';
 import { runCli, startDaemon, tollgateBin } from '../../support/runCli.ts';
 import { useTempDir } from '../../support/tempDir.ts';
+import { signedRuntime } from '../../adapters/http/support/registeredRuntime.ts';
 
 describe('tollgate serve (end to end)', function () {
   this.timeout(60_000);
@@ -17,6 +18,8 @@ describe('tollgate serve (end to end)', function () {
 
   it('blocks rm -rf /, asks about rm -r build/, takes the answer, streams it, and verifies and replays the ledger', async () => {
     const cwd = temp.current.path;
+    // The human channel, where `tollgate approve` answers (the runtime socket refuses out-of-band answers).
+    writeFileSync(join(cwd, 'tollgate.yaml'), 'server:\n  human_socket: ./human/human.sock\n');
     const daemon = await startDaemon([], cwd);
     const socket = join(cwd, 'data', 'tollgate.sock');
     try {
@@ -68,13 +71,14 @@ describe('tollgate serve (end to end)', function () {
 
   it('restarts on the same ledger with the approvals it had (session grant still covers only its command)', async () => {
     const cwd = temp.current.path;
+    writeFileSync(join(cwd, 'tollgate.yaml'), 'server:\n  human_socket: ./human/human.sock\n');
     let daemon = await startDaemon([], cwd);
     const socket = join(cwd, 'data', 'tollgate.sock');
     const call = (command: string) => requestOverSocket(socket, 'POST', '/v1/hooks/hermes/pre_tool_call', { session_id: 's', tool_name: 'terminal', args: { command } });
     try {
       await requestOverSocket(socket, 'POST', '/v1/hooks/hermes/pre_llm_call', { session_id: 's', user_message: 'restart nginx if stuck' });
       const asked = await call('systemctl restart nginx');
-      await requestOverSocket(socket, 'POST', `/v1/approvals/${(asked.json as { approval_id: string }).approval_id}`, { answer: 'session' });
+      await requestOverSocket(join(cwd, 'human', 'human.sock'), 'POST', `/v1/approvals/${(asked.json as { approval_id: string }).approval_id}`, { answer: 'session' });
     } finally {
       await daemon.stop();
     }
@@ -85,5 +89,81 @@ describe('tollgate serve (end to end)', function () {
     } finally {
       await daemon.stop();
     }
+  });
+});
+
+describe('tollgate approve and the channels (real binary, real daemon)', function () {
+  this.timeout(60_000);
+  const temp = useTempDir('tollgate-channels');
+
+  const askInRegisteredSession = async (cwd: string): Promise<string> => {
+    const socket = join(cwd, 'data', 'tollgate.sock');
+    const registered = await requestOverSocket(socket, 'POST', '/v1/runtime/register', { runtime: 'spec', pid: process.pid });
+    const { registration_id: id, key } = registered.json as { registration_id: string; key: string };
+    const runtime = signedRuntime(socket, id, Buffer.from(key, 'base64'));
+    await runtime.request('POST', '/v1/hooks/hermes/pre_llm_call', { session_id: 'owned', user_message: 'clean the build folder', platform: 'cli' });
+    const asked = await runtime.request('POST', '/v1/hooks/hermes/pre_tool_call', { session_id: 'owned', tool_name: 'terminal', args: { command: 'rm -r build/' } });
+    return (asked.json as { approval_id: string }).approval_id;
+  };
+
+  const answeredBy = async (cwd: string): Promise<unknown> => {
+    const audit = await runCli(['audit', '--json', '-n', '50'], { cwd });
+    return audit.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; data: { answeredBy?: string } })
+      .find((e) => e.type === 'ApprovalAnswered')?.data.answeredBy;
+  };
+
+  it('approvals.out_of_band false (the default): `tollgate approve` on the runtime socket is refused with advice, and nothing is answered', async () => {
+    const cwd = temp.current.path;
+    const daemon = await startDaemon([], cwd);
+    try {
+      const id = await askInRegisteredSession(cwd);
+      const refused = await runCli(['approve', id, 'always', '--by', 'human'], { cwd });
+      expect(refused.exitCode).to.equal(1);
+      expect(refused.stderr).to.include('channel:out-of-band-refused').and.include('server.human_socket').and.include('approvals.out_of_band');
+      expect(await answeredBy(cwd)).to.equal(undefined);
+    } finally { await daemon.stop(); }
+  });
+
+  it('approvals.out_of_band true: `tollgate approve` is accepted and recorded as out-of-band, whatever --by says', async () => {
+    const cwd = temp.current.path;
+    writeFileSync(join(cwd, 'tollgate.yaml'), 'approvals:\n  out_of_band: true\n');
+    const daemon = await startDaemon([], cwd);
+    try {
+      const id = await askInRegisteredSession(cwd);
+      const approved = await runCli(['approve', id, 'once', '--by', 'human'], { cwd });
+      expect(approved.exitCode, approved.stderr).to.equal(0);
+      expect(await answeredBy(cwd)).to.equal('out-of-band');
+    } finally { await daemon.stop(); }
+  });
+
+  it('with server.human_socket `tollgate approve` answers there, recorded as human-socket', async () => {
+    const cwd = temp.current.path;
+    writeFileSync(join(cwd, 'tollgate.yaml'), 'server:\n  human_socket: ./human/human.sock\n');
+    const daemon = await startDaemon([], cwd);
+    try {
+      expect(daemon.output()).to.include('human channel on unix socket');
+      const id = await askInRegisteredSession(cwd);
+      const approved = await runCli(['approve', id, 'once', '--by', 'the-agent'], { cwd });
+      expect(approved.exitCode, approved.stderr).to.equal(0);
+      expect(await answeredBy(cwd)).to.equal('human-socket');
+    } finally { await daemon.stop(); }
+  });
+
+  it('a daemon restart keeps the runtime\'s registration (the file is 0600 under data/keys)', async () => {
+    const cwd = temp.current.path;
+    let daemon = await startDaemon([], cwd);
+    const socket = join(cwd, 'data', 'tollgate.sock');
+    const registered = await requestOverSocket(socket, 'POST', '/v1/runtime/register', { runtime: 'spec', pid: process.pid });
+    const { registration_id: id, key } = registered.json as { registration_id: string; key: string };
+    await signedRuntime(socket, id, Buffer.from(key, 'base64')).request('POST', '/v1/hooks/hermes/pre_llm_call', { session_id: 'kept', user_message: 'hello', platform: 'cli' });
+    await daemon.stop();
+    expect(statSync(join(cwd, 'data', 'keys', 'runtime-registrations.json')).mode & 0o777).to.equal(0o600);
+    daemon = await startDaemon([], cwd);
+    try {
+      const again = await signedRuntime(socket, id, Buffer.from(key, 'base64')).request('POST', '/v1/hooks/hermes/pre_llm_call', { session_id: 'kept', user_message: 'next', platform: 'cli' });
+      expect(again.status).to.equal(200);
+      const forged = await requestOverSocket(socket, 'POST', '/v1/hooks/hermes/pre_llm_call', { session_id: 'kept', user_message: 'forged', platform: 'cli' });
+      expect(forged.status).to.equal(403);
+    } finally { await daemon.stop(); }
   });
 });
