@@ -79,7 +79,7 @@ class ToolCallAnswers(Base):
         self.assertTrue(result["message"])
 
     def test_ask_without_a_prompt_is_the_daemons_block_naming_the_question(self) -> None:
-        message = "Asks: recursive delete. Ask the user to approve it (tollgate approve q-1), then try again."
+        message = "Asks: recursive delete. A human has been asked to approve it outside this conversation."
         self.daemon.app = lambda p, b: reply(200, {"action": "block", "verdict": "ask", "approval_id": "q-1", "message": message})
         self.assertEqual(tool_call(self.hooks, "rm -r build/"), {"action": "block", "message": message})
         self.assertIs(self.daemon.bodies("pre_tool_call")[0]["approve_directive"], False)
