@@ -20,6 +20,8 @@ export interface PathHit {
 export const hermesProtectedNames: ReadonlySet<string> = new Set(['config.yaml', '.env', 'auth.json', 'plugins', 'shell-hooks-allowlist.json']);
 /** Names inside tollgate's data folder: a relative `data/ledger.db` is tollgate's even when the folder name is common. */
 const dataInnerNames = new Set(['ledger.db', 'ledger.db-wal', 'ledger.db-shm', 'payloads.db', 'payloads.db-wal', 'payloads.db-shm', 'keys', 'projections', 'checkpoints', 'tollgate.sock', 'http-token', 'tollgate.pid']);
+/** Names inside tollgate's code folders: `bin/tollgate.mjs`, `adapters/hooks/…` are tollgate's whatever the folder. */
+const codeInnerNames = new Set(['tollgate.mjs', 'hooks', 'hermes']);
 /** Names judged alone when the folder in front of them is unknown (`$X/config.yaml`). */
 const byNameKinds: ReadonlyMap<string, HitKind> = new Map<string, HitKind>([
   ['config.yaml', 'hermes-file'], ['.env', 'hermes-file'], ['auth.json', 'hermes-file'], ['shell-hooks-allowlist.json', 'hermes-file'],
@@ -196,7 +198,7 @@ const matchNames = (segments: readonly string[], index: ProtectionIndex): PathHi
 const matchRelative = (segments: readonly string[], index: ProtectionIndex): PathHit | null => {
   if (segments.length === 0) return null;
   const hits: PathHit[] = [];
-  for (const e of index.entries) if (continuesTail(segments, e, e.kind === 'data' ? dataInnerNames : null)) hits.push({ kind: e.kind, what: e.path });
+  for (const e of index.entries) if (continuesTail(segments, e, e.kind === 'data' ? dataInnerNames : e.kind === 'code' ? codeInnerNames : null)) hits.push({ kind: e.kind, what: e.path });
   for (const h of index.homes) {
     const overlap = tailOverlap(segments, h);
     if (overlap > 0) hits.push(overlap === segments.length ? { kind: 'hermes-home', what: h.path } : insideHermesHome(segments.slice(overlap), h.path));
@@ -217,7 +219,7 @@ const tailOverlap = (segments: readonly string[], e: Entry): number => {
 
 const continuesTail = (segments: readonly string[], e: Entry, innerNames: ReadonlySet<string> | null): boolean => {
   if (tailOverlap(segments, e) > 0) return true;
-  // `data/ledger.db`: one common segment, but what follows it is a name only tollgate's data folder holds.
+  // `data/ledger.db`: one common segment, but what follows it is a name only tollgate's folder of that kind holds.
   const last = e.segments[e.segments.length - 1];
   return innerNames !== null && segments.length >= 2 && segments[0] === last && innerNames.has(segments[1]!);
 };

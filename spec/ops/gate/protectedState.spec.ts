@@ -1,0 +1,55 @@
+import { expect } from 'chai';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseConfig } from '../../../ops/config/loadConfig.ts';
+import { protectedState } from '../../../ops/gate/protectedState.ts';
+
+describe('protected-state facts (computed once at gate open)', () => {
+  const root = mkdtempSync(join(tmpdir(), 'tollgate-facts-'));
+  const home = join(root, 'home');
+  const clone = join(root, 'clone');
+  mkdirSync(join(home, '.hermes', 'profiles', 'work'), { recursive: true });
+  mkdirSync(join(home, '.hermes', 'profiles', 'play'), { recursive: true });
+  mkdirSync(join(clone, '.git'), { recursive: true });
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  const facts = (config: unknown = {}, env: NodeJS.ProcessEnv = {}) =>
+    protectedState(parseConfig(config), { env: { HOME: home, ...env }, cwd: join(root, 'project'), pid: 77, codeRoot: clone, configFile: join(root, 'etc', 'tg.yaml') });
+
+  it('names the config files, data folder, keys, token, socket and its folder, resolved against the cwd', () => {
+    const { paths } = facts();
+    const project = join(root, 'project');
+    expect(paths).to.deep.include.members([
+      { path: join(root, 'etc', 'tg.yaml'), kind: 'config' }, { path: join(project, 'tollgate.yaml'), kind: 'config' },
+      { path: join(project, 'data'), kind: 'data' }, { path: join(project, 'data', 'keys'), kind: 'secret' },
+      { path: join(project, 'data', 'http-token'), kind: 'secret' }, { path: join(project, 'data', 'tollgate.sock'), kind: 'socket' },
+    ]);
+  });
+
+  it("protects a clone's bin/ and adapters/, not the whole clone", () => {
+    const { paths } = facts();
+    expect(paths).to.deep.include.members([{ path: join(clone, 'bin'), kind: 'code' }, { path: join(clone, 'adapters'), kind: 'code' }]);
+    expect(paths.map((p) => p.path)).not.to.include(clone);
+  });
+
+  it('finds every Hermes home: $HERMES_HOME, ~/.hermes and its profiles, and the configured ones', () => {
+    const { hermesHomes, hermesHome } = facts({ protection: { hermes_homes: ['/srv/bot'] } }, { HERMES_HOME: '/opt/hermes-home' });
+    expect(hermesHome).to.equal('/opt/hermes-home');
+    expect(hermesHomes).to.include.members(['/opt/hermes-home', join(home, '.hermes'), join(home, '.hermes', 'profiles', 'work'), join(home, '.hermes', 'profiles', 'play'), '/srv/bot']);
+  });
+
+  it('records the pid, the HTTP port only when HTTP is on, the rules files and extra paths', () => {
+    expect(facts()).to.include({ pid: 77, httpPort: null, home });
+    const on = facts({ server: { http: { enabled: true, port: 9999 } }, protection: { rules_files: ['AGENTS.md'], paths: ['~/guard'] } });
+    expect(on.httpPort).to.equal(9999);
+    expect(on.rulesFiles).to.deep.equal(['AGENTS.md']);
+    expect(on.paths).to.deep.include({ path: join(home, 'guard'), kind: 'extra' });
+  });
+
+  it('does not protect a shared folder whole because the socket sits in it', () => {
+    const { paths } = facts({ server: { socket: '/tmp/tollgate.sock' } });
+    expect(paths).to.deep.include({ path: '/tmp/tollgate.sock', kind: 'socket' });
+    expect(paths.map((p) => p.path)).not.to.include('/tmp');
+  });
+});
