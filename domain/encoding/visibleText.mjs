@@ -96,6 +96,11 @@ const multiLine = classOf((cp) => cp !== 0x0a);
 // JSON.stringify already escapes `"`, `\`, C0 controls and lone surrogates; raw newlines only ever sit between tokens.
 const inJson = classOf((cp) => cp !== 0x5c && cp !== 0x0a);
 
+// Most text is plain printable ASCII: one cheap test answers it before the full class is tried.
+const plainText = /^[\x20-\x5b\x5d-\x7e]*$/;
+const plainMultiLine = /^[\n\x20-\x5b\x5d-\x7e]*$/;
+const plainJson = /^[\n\x20-\x7e]*$/;
+
 /** @type {Readonly<Record<string, string>>} */
 const named = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
@@ -122,6 +127,7 @@ const jsonEscape = (ch) => {
  * @param {string} text @param {{ multiline?: boolean }} [options] @returns {string}
  */
 export const visibleText = (text, options) => {
+  if ((options?.multiline ? plainMultiLine : plainText).test(text)) return text;
   const pattern = options?.multiline ? multiLine : singleLine;
   pattern.lastIndex = 0;
   if (!pattern.test(text)) return text;
@@ -136,6 +142,7 @@ export const visibleText = (text, options) => {
  * @param {string} json @returns {string}
  */
 export const visibleJsonText = (json) => {
+  if (plainJson.test(json)) return json;
   inJson.lastIndex = 0;
   if (!inJson.test(json)) return json;
   inJson.lastIndex = 0;
