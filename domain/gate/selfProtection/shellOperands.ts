@@ -7,6 +7,7 @@
 import { parseOptions } from '../../shell/commandOptions.ts';
 import { writtenFiles } from '../../shell/commandFacts.ts';
 import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
+import { isTollgateControl } from './controlCommands.ts';
 
 export interface Operands {
   /** Words the command may write, create, delete or change the mode of. */
@@ -63,6 +64,8 @@ const programOperands = (command: SimpleCommand): Operands => {
     case 'yq': return args.some((a) => a === '-i' || a === '--inplace' || /^-[a-zA-Z]*i/.test(a)) ? writeAll(words) : { ...none, reads: words };
     case 'find': return findOperands(args, words);
     case 'git': return gitOperands(args, words);
+    // tollgate's read-only subcommands read its files (`tollgate verify --config tollgate.yaml`); the rest are refused anyway.
+    case 'tollgate': return isTollgateControl(command) ? writeAll(words) : { ...none, reads: words };
     case 'cp': case 'install': case 'rsync': case 'scp': return copyOperands(command, words);
     case 'mv': return { ...writeAll(words), trees: parseOptions(args, copyGrammar).operands };
     case 'rm': case 'rmdir': case 'shred': case 'unlink':

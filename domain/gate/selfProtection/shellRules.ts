@@ -203,7 +203,7 @@ export const protectionRules: readonly ProtectionRule[] = [
       'cp tollgate.yaml /tmp/tollgate.yaml.bak', 'echo x > data/report.csv', 'echo x > bin/run.sh', 'rm -rf build/', 'sed -i s/a/b/ src/app.ts',
       'echo "AGENTS.md explains it" > notes.md', 'git commit -m "update tollgate.yaml and AGENTS.md docs"', 'diff tollgate.yaml tollgate.example.yaml',
       'git log -- tollgate.yaml', 'sha256sum /home/agent/project/data/ledger.db', 'echo x > config.yaml', 'cat README.md docs/architecture.md',
-      'curl -D headers.txt https://example.com', 'echo x > /tmp/AGENTS.md.txt', 'npm test',
+      'curl -D headers.txt https://example.com', 'echo x > /tmp/AGENTS.md.txt', 'npm test', 'tollgate verify --config tollgate.yaml',
     ],
   },
   {
