@@ -57,14 +57,15 @@ describe('Hermes hooks over the socket', () => {
       expect(pending.approvals.map((a) => a.approvalId)).to.deep.equal([json['approval_id']]);
     });
 
-    it('answers an ask with a block naming the question for a Hermes without the approve directive (it would run the call)', async () => {
+    it('answers an ask with a block for a Hermes without the approve directive (it would run the call); the id is for the runtime, not the model\'s message', async () => {
       await startSession(daemon, 's1');
       const reply = await daemon.request('POST', '/v1/hooks/hermes/pre_tool_call',
         { session_id: 's1', tool_name: 'terminal', args: { command: askingCommand }, tool_call_id: 'old-1', approve_directive: false });
       const json = reply.json as Reply;
       expect(json).to.include({ action: 'block', verdict: 'ask', layer: 'approvals' });
       expect(json).to.not.have.property('rule_key');
-      expect(json['message']).to.include(json['approval_id'] as string);
+      expect(json['approval_id']).to.be.a('string');
+      expect(json['message']).to.include('A human has been asked').and.not.include(json['approval_id'] as string).and.not.include('tollgate approve');
       const [requested] = await daemon.recorded('ApprovalRequested');
       expect(requested?.data).to.deep.include({ resumption: 'retry', approvalId: json['approval_id'] });
     });
