@@ -2,6 +2,7 @@
 import { accessSync, constants } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
+import { visibleJson, visibleText } from '../../../domain/encoding/visibleText.mjs';
 import { configPath } from '../../config/loadConfig.ts';
 import { formatReport } from '../../doctor/checks.ts';
 import type { PrincipalInputs } from '../../doctor/principalChecks.ts';
@@ -36,7 +37,8 @@ Examples:
       ...(tollgate === undefined ? {} : { tollgate }),
       ...(options.python === undefined ? {} : { python: options.python }),
     });
-    process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+    // Paths and answers in the report may come from files the agent can write: shown visible.
+    process.stdout.write(options.json ? `${visibleJson(report, 2)}\n` : visibleText(formatReport(report), { multiline: true }));
     process.exitCode = report.ok ? 0 : 1;
   });
 
