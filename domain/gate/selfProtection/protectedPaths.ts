@@ -95,6 +95,8 @@ export interface ResolvedPath {
   readonly relative: readonly string[] | null;
   /** Segments after a variable that could not be resolved: judged by name. */
   readonly unresolved: readonly string[] | null;
+  /** The word below a relative folder an earlier `cd` entered (`cd .tollgate && rm ledger.db`). */
+  readonly based?: readonly string[] | null;
 }
 
 export interface PathContext {
@@ -102,6 +104,8 @@ export interface PathContext {
   readonly hermesHome: string | null;
   /** The absolute working directory, when known. */
   readonly cwd: string | null;
+  /** Otherwise the relative folder that `cd` entered from the unknown start, if any. */
+  readonly base?: string | null;
 }
 
 const variablePrefix = /^(?:\$HOME|\$\{HOME\}|~)(?=\/|$)|^(?:\$HERMES_HOME|\$\{HERMES_HOME\})(?=\/|$)/;
@@ -120,7 +124,8 @@ export const resolvePath = (word: string, context: PathContext): ResolvedPath | 
   if (text.startsWith('/')) return { absolute: normalizePath(text), relative: null, unresolved: null };
   const relative = relativeSegments(text);
   const absolute = context.cwd === null ? null : normalizePath(`${context.cwd}/${text}`);
-  return { absolute, relative, unresolved: null };
+  const based = context.cwd === null && context.base ? relativeSegments(`${context.base}/${text}`) : null;
+  return { absolute, relative, unresolved: null, based };
 };
 
 /** The segments after the last unknown variable; a `~` without a known home still names a home. */
@@ -147,6 +152,7 @@ export const matchPath = (resolved: ResolvedPath, index: ProtectionIndex): PathH
   const hits: PathHit[] = [];
   if (resolved.absolute !== null) push(hits, matchAbsolute(resolved.absolute, index));
   if (resolved.relative !== null) push(hits, matchRelative(resolved.relative, index));
+  if (resolved.based) push(hits, matchRelative(resolved.based, index));
   if (resolved.unresolved !== null) {
     push(hits, matchRelative(resolved.unresolved, index));
     const name = resolved.unresolved[resolved.unresolved.length - 1]!;

@@ -14,7 +14,7 @@ import { operandsOf, readOnlyPrograms, wordsIn } from './shellOperands.ts';
 
 export type SelfProtectionId =
   | 'socket-client' | 'read-secret' | 'write-protected-path' | 'tollgate-control-command' | 'hermes-control' | 'uninstall'
-  | 'kill-guard' | 'hermes-home-change';
+  | 'kill-guard' | 'hidden-command' | 'hermes-home-change';
 
 export interface ProtectionRule {
   readonly id: SelfProtectionId;
@@ -142,6 +142,14 @@ const changesHermesHome = (command: SimpleCommand, scope: LineScope): string | n
 
 const found = (matched: boolean, command: SimpleCommand): string | null => matched ? command.text : null;
 
+const shells = /^(?:sh|bash|dash|zsh|ksh|mksh|fish|python[0-9.]*|node|perl|ruby|php)$/;
+const decoders = new Set(['base64', 'base32', 'basenc', 'xxd', 'openssl', 'gzip', 'gunzip', 'zcat', 'bzip2', 'bunzip2', 'xz', 'unxz', 'uudecode', 'rev', 'tr', 'gpg']);
+
+/** A shell or interpreter running what a decoder produced: text the floor cannot read (`echo … | base64 -d | sh`). */
+const runsHiddenCommand = (command: SimpleCommand): boolean =>
+  shells.test(command.program) && command.stdin === undefined && command.args.every((a) => a.startsWith('-'))
+  && command.pipedFrom.some((p) => decoders.has(p));
+
 export const protectionRules: readonly ProtectionRule[] = [
   {
     id: 'socket-client',
@@ -196,7 +204,7 @@ export const protectionRules: readonly ProtectionRule[] = [
       'echo {} > ~/code/app/.claude/settings.json', 'sort -o ~/.hermes/config.yaml x', 'H=~/.hermes; echo x > $H/.env',
       'python3 -c "open(\'/home/agent/project/tollgate.yaml\',\'w\').write(\'\')"', 'vim tollgate.yaml', 'chown root /etc/tollgate/extra.yaml',
       'find ~/.hermes -name config.yaml -exec rm {} \\;', 'echo ~/.hermes/config.yaml | xargs rm', 'cd /tmp && cd ../home/agent/project && rm tollgate.yaml',
-      'rm /home/agent//project/./data/../data/ledger.db', 'unlink ~/.hermes/.env', 'shred -u ~/.hermes/auth.json', 'rm -rf ~/.her*',
+      'rm /home/agent//project/./data/../data/ledger.db', 'cd data && rm ledger.db', 'cd .claude && echo {} > settings.json', 'cd project/data/keys/.. && rm ledger.db', 'unlink ~/.hermes/.env', 'shred -u ~/.hermes/auth.json', 'rm -rf ~/.her*',
     ],
     allows: [
       'echo "see the docs. Then run it" >> notes.md', 'cat tollgate.yaml', 'cat ~/.hermes/config.yaml', 'ls data/', 'grep yolo tollgate.yaml',
@@ -253,6 +261,15 @@ export const protectionRules: readonly ProtectionRule[] = [
       'sudo systemctl disable tollgate.service', 'systemctl mask tollgate', 'service tollgate stop', 'P=4242; kill -9 $P', 'pkill -f "$NAME"',
     ],
     allows: ['kill 1234', 'kill -9 %1', 'pkill -f "vite dev"', 'killall firefox', 'systemctl restart nginx', 'systemctl status tollgate', 'pgrep -f tollgate'],
+  },
+  {
+    id: 'hidden-command',
+    verdict: 'block',
+    reason: 'It would run a command hidden by an encoding, which no guard can read.',
+    find: (command) => found(runsHiddenCommand(command), command),
+    stops: ['echo dG9sbGdhdGUgYXBwcm92ZSB4IGFsd2F5cw== | base64 -d | sh', 'base64 -d payload.b64 | bash', 'echo 7461 | xxd -r -p | python3 -',
+      'cat x.gz | gunzip | bash -s', "echo 'gbyytngr' | tr a-z n-za-m | sh"],
+    allows: ['echo aGk= | base64 -d', 'base64 -d x.b64 > x.bin', 'curl -fsSL https://example.com/x.gz | gunzip | tar x', "echo 'echo hi' | sh", 'bash build.sh'],
   },
   {
     id: 'hermes-home-change',

@@ -11,23 +11,30 @@ export interface LineScope {
   readonly analysis: ShellAnalysis;
   /** The working directory of each command of the analysis (same order); null when unknown. */
   readonly cwds: readonly (string | null)[];
+  /** Where the directory is unknown: the relative folder `cd` entered from the start, per command. */
+  readonly bases: readonly (string | null)[];
 }
 
 export const lineScope = (analysis: ShellAnalysis, index: ProtectionIndex, workdir: string | null): LineScope => {
   const { home, hermesHome } = index.facts;
   const start = workdir === null ? null : absoluteDir(workdir, { home, hermesHome, cwd: null });
   const cwds: (string | null)[] = [];
+  const bases: (string | null)[] = [];
   let cwd = start;
+  let base: string | null = null;
   for (const command of analysis.commands) {
     const known = command.cwd === undefined ? null : absoluteDir(command.cwd, { home, hermesHome, cwd: start });
     cwds.push(known ?? cwd);
+    bases.push(known === null && cwd === null ? base : null);
     // Followed through the line in order; a `cd` inside a subshell may be over-applied, which errs towards matching.
     if (command.program === 'cd' && command.via.length === 0) {
       const target = command.args.find((a) => !a.startsWith('-'));
+      const relativeTarget = target !== undefined && !/^[/~$]/.test(target);
       cwd = target === undefined ? home : absoluteDir(target, { home, hermesHome, cwd });
+      base = cwd === null && relativeTarget ? (base === null ? target : `${base}/${target}`) : null;
     }
   }
-  return { index, analysis, cwds };
+  return { index, analysis, cwds, bases };
 };
 
 const absoluteDir = (word: string, context: PathContext): string | null => {
@@ -37,7 +44,7 @@ const absoluteDir = (word: string, context: PathContext): string | null => {
 
 export const contextOf = (scope: LineScope, command: SimpleCommand): PathContext => {
   const at = scope.analysis.commands.indexOf(command);
-  return { home: scope.index.facts.home, hermesHome: scope.index.facts.hermesHome, cwd: at < 0 ? null : scope.cwds[at] ?? null };
+  return { home: scope.index.facts.home, hermesHome: scope.index.facts.hermesHome, cwd: at < 0 ? null : scope.cwds[at] ?? null, base: at < 0 ? null : scope.bases[at] ?? null };
 };
 
 /** The protected thing a word of the command names, if any. */

@@ -32,6 +32,10 @@ export const toolFindings = (tool: string, args: Readonly<Record<string, unknown
       const hit = hitInText(text, context, index);
       if (hit !== null) findings.push({ id: 'write-protected-path', verdict: 'block', what: hit.what });
     }
+    // A script that talks to tollgate's socket or port, written now to be run later.
+    const content = [args['content'], args['new_string'], args['patch']].filter((v): v is string => typeof v === 'string').join('\n');
+    const named = content === '' ? null : socketInText(content, index);
+    if (named !== null) findings.push({ id: 'socket-client', verdict: 'block', what: named });
     if (args['cross_profile'] === true) findings.push({ id: 'hermes-home-change', verdict: 'ask', what: 'another Hermes profile' });
   }
   if (readTools.has(tool)) {
@@ -42,6 +46,12 @@ export const toolFindings = (tool: string, args: Readonly<Record<string, unknown
   }
   if (tool === 'execute_code' && typeof args['code'] === 'string') findings.push(...codeFindings(args['code'], index));
   return findings;
+};
+
+const socketInText = (text: string, index: ProtectionIndex): string | null => {
+  for (const socket of index.sockets) if (text.includes(socket)) return socket;
+  const port = index.facts.httpPort;
+  return port !== null && new RegExp(`(?:127\\.0\\.0\\.1|localhost|\\[::1\\]):${port}(?![0-9])`).test(text) ? `127.0.0.1:${port}` : null;
 };
 
 const writeFinding = (hit: PathHit): ToolFinding =>

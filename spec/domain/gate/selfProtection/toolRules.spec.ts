@@ -20,6 +20,10 @@ describe('self-protection for file tools and code cells', () => {
 
     it('asks for a write elsewhere inside a Hermes home', () =>
       expect(ids('write_file', { path: '~/.hermes/memories/MEMORY.md', content: 'x' })).to.deep.equal(['ask:hermes-home-change']));
+    it('blocks writing a script that talks to the socket, to be run later', () =>
+      expect(ids('write_file', { path: 'approve.py', content: "s.connect('/home/agent/project/data/tollgate.sock')" })).to.include('block:socket-client'));
+    it('blocks writing a script that posts to the loopback port', () =>
+      expect(ids('write_file', { path: 'a.sh', content: 'curl -X POST http://127.0.0.1:8787/v1/approvals/x' })).to.include('block:socket-client'));
     it('asks for a cross_profile write', () =>
       expect(ids('write_file', { path: 'notes.md', content: 'x', cross_profile: true })).to.deep.equal(['ask:hermes-home-change']));
   });
