@@ -102,7 +102,7 @@ export const principalChecks = (inputs: PrincipalInputs): Check[] => {
     try { dirGroup = statSync(humanDir).gid; } catch { /* not there */ }
     if (!can(humanDir, constants.X_OK)) checks.push(ok('principal.human_dir', 'human socket closed to you', `you cannot enter ${humanDir}, so you cannot answer questions or change the allowlist`));
     else if (dirGroup !== null && groups.includes(dirGroup)) checks.push(ok('principal.human_dir', 'human socket closed to you', `you may enter ${humanDir}: you are in its group ${groupNameOf(dirGroup) ?? dirGroup}, an approver. Hermes must run as a user who is not`));
-    else checks.push(fail('principal.human_dir', 'human socket closed to you', `you can enter ${humanDir} without being in its group: the agent could answer its own questions`, 'sudo tollgate install system (human folder tollgate:tollgate-approvers 2750)'));
+    else checks.push(fail('principal.human_dir', 'human socket closed to you', `you can enter ${humanDir} without being in its group: the agent could answer its own questions`, 'sudo tollgate install system (human folder tollgate:tollgate-approvers 0750)'));
   }
   checks.push(ptrace);
   return checks;

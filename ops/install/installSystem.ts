@@ -74,7 +74,7 @@ export const planSystemInstall = (options: SystemInstallOptions = {}): { layout:
     groupStep(layout.group),
     groupStep(layout.approverGroup),
     userStep(layout),
-    // The daemon may then give the human socket the approvers' group (the folder's setgid bit does it too).
+    // So the daemon may give the human socket and its folder the approvers' group (server.human_group: chown, 0660/0750).
     memberStep(layout.user, layout.approverGroup, 'the daemon owns the human socket'),
     ...(options.approvers ?? []).map((a) => memberStep(a, layout.approverGroup, 'approver')),
     dirStep(layout.etcDir, { owner: 'root', group: layout.group, mode: 0o750 }),
@@ -82,7 +82,7 @@ export const planSystemInstall = (options: SystemInstallOptions = {}): { layout:
       `data, ledger and sockets under ${layout.stateDir} and ${layout.runDir}`),
     dirStep(layout.stateDir, { owner: layout.user, group: layout.group, mode: 0o700 }),
     dirStep(layout.runDir, { owner: layout.user, group: layout.group, mode: 0o755 }),
-    dirStep(layout.humanDir, { owner: layout.user, group: layout.approverGroup, mode: 0o2750 }),
+    dirStep(layout.humanDir, { owner: layout.user, group: layout.approverGroup, mode: 0o750 }),
     codeStep(source, layout.codeDir, codeEntries, codeMarker),
     symlinkStep(layout.binLink, join(layout.codeDir, 'bin', 'tollgate.mjs')),
   ];

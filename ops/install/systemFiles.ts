@@ -66,5 +66,5 @@ WantedBy=multi-user.target
 
 export const tmpfilesText = (layout: SystemLayout): string => `${writtenBy}
 d ${layout.runDir} 0755 ${layout.user} ${layout.group} -
-d ${layout.humanDir} 2750 ${layout.user} ${layout.approverGroup} -
+d ${layout.humanDir} 0750 ${layout.user} ${layout.approverGroup} -
 `;

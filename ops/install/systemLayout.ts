@@ -5,7 +5,7 @@
  *   /var/lib/tollgate                    ledger, payloads, keys,  tollgate:tollgate 0700
  *                                        checkpoints
  *   /run/tollgate/tollgate.sock          runtime socket           folder tollgate:tollgate 0755, socket 0666
- *   /run/tollgate/human/tollgate.sock    human socket             folder tollgate:tollgate-approvers 2750, socket 0660
+ *   /run/tollgate/human/tollgate.sock    human socket             folder tollgate:tollgate-approvers 0750, socket 0660
  *   /opt/tollgate                        the code (bin, adapters, root:root, files 0644/0755
  *                                        domain, ops, projections,
  *                                        package.json, node_modules)

@@ -49,7 +49,7 @@ const ownershipDiff = (path: string, want: Ownership): string[] => {
 
 const setOwnership = (path: string, want: Ownership): void => {
   chownSync(path, uidOf(want.owner), gidOf(want.group));
-  chmodSync(path, want.mode); // after chown, which clears the setgid bit
+  chmodSync(path, want.mode); // after chown, which may clear set-id bits
 };
 
 export const dirStep = (path: string, want: Ownership): Step => {

@@ -51,7 +51,7 @@ What it sets up (default locations; each has a flag):
   /etc/tollgate/tollgate.yaml        root:tollgate 0640      configuration (only its location keys are set)
   /var/lib/tollgate                  tollgate:tollgate 0700  ledger, payloads, keys, checkpoints
   /run/tollgate/tollgate.sock        folder 0755 tollgate    runtime socket (0666: hooks and reads)
-  /run/tollgate/human/tollgate.sock  folder 2750 tollgate:tollgate-approvers, socket 0660: answers, allowlist
+  /run/tollgate/human/tollgate.sock  folder 0750 tollgate:tollgate-approvers, socket 0660: answers, allowlist
   /opt/tollgate                      root:root               a copy of this tollgate's code
   /usr/local/bin/tollgate            link to /opt/tollgate/bin/tollgate.mjs
   /etc/systemd/system/tollgate.service, /etc/tmpfiles.d/tollgate.conf

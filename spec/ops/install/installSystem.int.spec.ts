@@ -81,7 +81,7 @@ describe('tollgate install system: the daemon as its own user, out of the agent 
       expect(ownerOf(layout.configFile)).to.equal(`root:${tg} 0640`);
       expect(ownerOf(layout.stateDir)).to.equal(`${tg}:${tg} 0700`);
       expect(ownerOf(layout.runDir)).to.equal(`${tg}:${tg} 0755`);
-      expect(ownerOf(layout.humanDir)).to.equal(`${tg}:${accounts.current.approverGroup} 2750`);
+      expect(ownerOf(layout.humanDir)).to.equal(`${tg}:${accounts.current.approverGroup} 0750`);
       expect(ownerOf(layout.codeDir)).to.equal('root:root 0755');
       expect(ownerOf(join(layout.codeDir, 'bin', 'tollgate.mjs'))).to.equal('root:root 0755');
       expect(ownerOf(join(layout.codeDir, 'ops', 'cli', 'main.ts'))).to.equal('root:root 0644');
@@ -95,7 +95,7 @@ describe('tollgate install system: the daemon as its own user, out of the agent 
       expect(unit).to.include(`User=${accounts.current.daemonUser}\n`);
       expect(unit).to.include(`ExecStart=${process.execPath} ${layout.codeDir}/bin/tollgate.mjs -c ${layout.configFile} serve\n`);
       for (const line of ['NoNewPrivileges=yes', 'ProtectSystem=strict', 'UMask=0077', `ReadWritePaths=${layout.stateDir} ${layout.runDir}`]) expect(unit).to.include(`${line}\n`);
-      expect(readFileSync(layout.tmpfilesFile, 'utf8')).to.include(`d ${layout.humanDir} 2750 ${accounts.current.daemonUser} ${accounts.current.approverGroup} -`);
+      expect(readFileSync(layout.tmpfilesFile, 'utf8')).to.include(`d ${layout.humanDir} 0750 ${accounts.current.daemonUser} ${accounts.current.approverGroup} -`);
     });
 
     it('a second run reports "unchanged" and touches nothing', async () => {
@@ -200,6 +200,12 @@ describe('tollgate install system: the daemon as its own user, out of the agent 
       }
       const health = asUser(accounts.current.approver, ['curl', '-sS', '--max-time', '5', '--unix-socket', layout.humanSocket, 'http://tollgate/v1/health']);
       expect(health.status, health.stderr).to.equal(0);
+    });
+
+    it('install run again while the daemon runs changes nothing (the daemon keeps the modes the install set)', async () => {
+      const result = await install('--approver', accounts.current.approver);
+      expect(result.exitCode, result.stderr).to.equal(0);
+      expect(result.stdout).to.include('unchanged: nothing to do');
     });
 
     const doctorAs = (user: string, ...extra: string[]) => {
