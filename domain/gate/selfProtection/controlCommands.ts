@@ -155,6 +155,15 @@ const matchesAny = (pattern: string, names: readonly string[], flags: string): b
   }
 };
 
+const unguardingVariables = /(?:^|\s)(?:HERMES_SAFE_MODE|HERMES_YOLO_MODE|HERMES_ACCEPT_HOOKS|HERMES_HOME)=/;
+const unguardingFlags = new Set(['--yolo', '--safe-mode', '--accept-hooks']);
+
+/** A Hermes started without its plugins, in yolo, with hooks accepted, or on another home: an agent the guard does not see. */
+export const startsUnguardedHermes = (command: SimpleCommand): boolean => {
+  const args = hermesArguments(command);
+  return args !== null && (args.some((a) => unguardingFlags.has(a)) || command.via.some((v) => unguardingVariables.test(v)));
+};
+
 /** `hermes gateway run` sent to the background or detached: a second gateway outside the service manager. */
 export const detachesGateway = (command: SimpleCommand): boolean => {
   const args = hermesArguments(command);

@@ -6,7 +6,7 @@
 import { parseOptions } from '../../shell/commandOptions.ts';
 import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 import {
-  detachesGateway, isHermesControl, isTollgateControl, killsGuard, uninstallsGuard,
+  detachesGateway, isHermesControl, isTollgateControl, killsGuard, startsUnguardedHermes, uninstallsGuard,
 } from './controlCommands.ts';
 import { containsProtected, matchAbsolute, resolvePath, type PathHit } from './protectedPaths.ts';
 import { contextOf, hitInText, hitOf, type LineScope } from './shellScope.ts';
@@ -231,12 +231,13 @@ export const protectionRules: readonly ProtectionRule[] = [
   {
     id: 'hermes-control',
     verdict: 'block',
-    reason: "It would change Hermes' plugins, configuration, hooks or credentials, or start, stop or replace its gateway.",
-    find: (command) => found(isHermesControl(command) || detachesGateway(command), command),
+    reason: "It would change Hermes' plugins, configuration, hooks or credentials, start, stop or replace its gateway, or start a Hermes the guard does not see.",
+    find: (command) => found(isHermesControl(command) || detachesGateway(command) || startsUnguardedHermes(command), command),
     stops: [
       'hermes plugins disable tollgate', 'hermes config set approvals.mode off', 'hermes hooks remove pre_tool_call', 'hermes -p work config edit',
       'hermes --profile work plugins uninstall tollgate', 'hermes gateway stop', 'nohup hermes gateway run &', 'python3 -m hermes_cli.main plugins disable tollgate',
-      'hermes setup', 'hermes uninstall', 'hermes auth add openai',
+      'hermes setup', 'hermes uninstall', 'hermes auth add openai', 'HERMES_SAFE_MODE=1 hermes chat -q hi', 'env HERMES_HOME=/tmp/h hermes chat',
+      'hermes chat --yolo -q go', 'sudo -u agent HERMES_YOLO_MODE=1 hermes chat',
     ],
     allows: ['hermes chat -q hello', 'hermes gateway status', 'hermes --version', 'hermes plugins list', 'echo hermes config set x'],
   },
