@@ -40,7 +40,16 @@ const sortGrammar = { shortWithValue: 'otTSk', longWithValue: ['output', 'field-
 
 const none: Operands = { writes: [], reads: [], trees: [], code: [], readOnly: true };
 
+// Several rows ask about the same command of one line; the answer is computed once per command object.
+const memo = new WeakMap<SimpleCommand, Operands>();
+
 export const operandsOf = (command: SimpleCommand): Operands => {
+  let operands = memo.get(command);
+  if (operands === undefined) memo.set(command, operands = computeOperands(command));
+  return operands;
+};
+
+const computeOperands = (command: SimpleCommand): Operands => {
   const redirectWrites = writtenFiles(command);
   const redirectReads = command.redirects.filter((r) => r.op.startsWith('<') && !r.op.startsWith('<<') && !r.op.includes('>')).map((r) => r.target);
   const own = programOperands(command);
