@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { openLedger } from '../../../adapters/ledger/openLedger.ts';
 import type { Ledger } from '../../../adapters/ledger/port.ts';
+import { visibleJson, visibleText } from '../../../domain/encoding/visibleText.mjs';
 import { decodeEvent } from '../../../domain/events/codec.ts';
 import { replaySession, type ReplayReport } from '../../../domain/session/replaySession.ts';
 import { sessionStream } from '../../gate/sessionStore.ts';
@@ -44,11 +45,12 @@ const allSessions = async (ledger: Ledger): Promise<string[]> => {
 };
 
 const print = (sessionId: string, report: ReplayReport, json: boolean): void => {
-  if (json) { process.stdout.write(`${JSON.stringify({ session: sessionId, ...report })}\n`); return; }
+  // Session ids and recorded data come from the agent: shown visible.
+  if (json) { process.stdout.write(`${visibleJson({ session: sessionId, ...report })}\n`); return; }
   if (report.differences.length === 0) {
-    process.stdout.write(`${sessionId}: ${report.commands} commands, ${report.events} events — every decision re-derived exactly\n`);
+    process.stdout.write(`${visibleText(sessionId)}: ${report.commands} commands, ${report.events} events — every decision re-derived exactly\n`);
     return;
   }
-  process.stdout.write(`${sessionId}: ${report.differences.length} difference(s)\n`);
-  for (const d of report.differences) process.stdout.write(`  position ${d.position} (${d.commandType}): ${d.problem}\n`);
+  process.stdout.write(`${visibleText(sessionId)}: ${report.differences.length} difference(s)\n`);
+  for (const d of report.differences) process.stdout.write(`${visibleText(`  position ${d.position} (${d.commandType}): ${d.problem}`)}\n`);
 };

@@ -2,8 +2,8 @@
  * Human surfaces cannot be spoofed (issue 6): with the real binary, a real daemon and its SQLite ledger, a command
  * that erases its own line (`\x1b[2K\x1b[1G`) and one with a right-to-left override (U+202E), in a session whose id
  * is reversed (U+202E), arrive visible on every surface: the Hermes reply's prompt text, `approvals` (text and
- * JSON), `approve`, `audit` (text and JSON), `tail` (text and JSON), the SSE stream as a client reads it, and
- * `classify`. Visible means the escape is there as text and the raw character is not.
+ * JSON), `approve`, `audit` (text and JSON), `tail` (text and JSON), the SSE stream as a client reads it, `replay`
+ * and `classify`. Visible means the escape is there as text and the raw character is not.
  */
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
@@ -98,7 +98,7 @@ describe('human surfaces show escape sequences in a command visibly, not interpr
   it('the SSE stream, read by a real client, carries escapes and never the raw characters', async () => {
     const seen: { event: string; data: string }[] = [];
     const stream = openEventStream({ socketPath: socket }, '/v1/stream?after=0', { onMessage: (m) => { seen.push({ event: m.event, data: m.data }); } });
-    for (let i = 0; i < 50 && !seen.some((m) => m.event === 'caught-up'); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let i = 0; i < 200 && !seen.some((m) => m.event === 'caught-up'); i++) await new Promise((resolve) => setTimeout(resolve, 100));
     stream.close();
     const decided = seen.filter((m) => m.event === 'ToolCallDecided');
     expect(decided).to.have.length(2);
@@ -116,6 +116,13 @@ describe('human surfaces show escape sequences in a command visibly, not interpr
     const sources = json.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; data: { shell?: { source: string } } })
       .filter((row) => row.type === 'ToolCallDecided').map((row) => row.data.shell?.source);
     expect(sources).to.deep.equal([spoof, reversed]);
+  });
+
+  it('`tollgate replay` names the session escaped (text and JSON)', async () => {
+    const text = await runCli(['replay', session], { cwd: dir.path });
+    expectVisible(text.stdout + text.stderr, sessionShown);
+    const json = await runCli(['replay', session, '--json'], { cwd: dir.path });
+    expectVisible(json.stdout + json.stderr, '\\u202e');
   });
 
   it('`tollgate classify` shows the parsed command escaped (text and JSON)', async () => {
