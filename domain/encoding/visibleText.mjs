@@ -75,26 +75,25 @@ const hex = (/** @type {number} */ cp, /** @type {number} */ width) => cp.toStri
 /** @param {number} cp @returns {string} */
 const classPart = (cp) => `\\u{${hex(cp, 1)}}`;
 
-/** @param {(cp: number) => boolean} keep @returns {RegExp} a class of every escaped code point `keep` lets through */
-const classOf = (keep) => {
+/** @param {readonly number[]} skip code points left out @returns {RegExp} a class of every other escaped code point */
+const classOf = (skip) => {
   const parts = [];
   for (const rule of visibleRules)
     for (const [from, to] of rule.ranges) {
-      // Ranges here are small or wholly kept/dropped except where `keep` drops one code point (newline, backslash).
-      let start = -1;
-      for (let cp = from; cp <= to + 1; cp++) {
-        if (cp <= to && keep(cp)) { if (start < 0) start = cp; continue; }
-        if (start >= 0) { parts.push(start === cp - 1 ? classPart(start) : `${classPart(start)}-${classPart(cp - 1)}`); start = -1; }
+      let start = from;
+      for (const cp of [...skip.filter((c) => c >= from && c <= to).sort((a, b) => a - b), to + 1]) {
+        if (start < cp) parts.push(start === cp - 1 ? classPart(start) : `${classPart(start)}-${classPart(cp - 1)}`);
+        start = cp + 1;
       }
     }
   // With the `u` flag a paired surrogate is one code point, so [\u{d800}-\u{dfff}] matches only lone halves.
   return new RegExp(`[${parts.join('')}]`, 'gu');
 };
 
-const singleLine = classOf(() => true);
-const multiLine = classOf((cp) => cp !== 0x0a);
+const singleLine = classOf([]);
+const multiLine = classOf([0x0a]);
 // JSON.stringify already escapes `"`, `\`, C0 controls and lone surrogates; raw newlines only ever sit between tokens.
-const inJson = classOf((cp) => cp !== 0x5c && cp !== 0x0a);
+const inJson = classOf([0x0a, 0x5c]);
 
 // Most text is plain printable ASCII: one cheap test answers it before the full class is tried.
 const plainText = /^[\x20-\x5b\x5d-\x7e]*$/;
