@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { join } from 'node:path';
 import { startDaemon } from '../../support/runCli.ts';
 import { createTempDir, type TempDir } from '../../support/tempDir.ts';
-import { fixture, fixtureWith, runHook } from './support/hookSupport.ts';
+import { fakeDaemon, fixture, fixtureWith, httpAnswer, runHook } from './support/hookSupport.ts';
 
 const raw = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200b-\u200f]/u;
 
@@ -28,6 +28,20 @@ describe('Claude Code\'s prompt reason shows the call visibly (real hook client,
   after(async () => {
     await daemon?.stop();
     await dir?.remove();
+  });
+
+  it('a daemon that sends the call raw still cannot reach the prompt raw (the hook escapes again, without doubling)', async () => {
+    const fake = join(dir.path, 'raw-daemon.sock');
+    const body = JSON.stringify({ action: 'ask', verdict: 'ask', approvalId: 'q\u202e1', message: 'Needs\x1b[2K approval', promptText: 'rm -r x # \x1b[2K\\x1b ls' });
+    const server = await fakeDaemon(fake, httpAnswer(200, body));
+    try {
+      const result = await runHook(['--claude', '--socket', fake, '--on-ask', 'prompt'], fixture('claude-PreToolUse-Bash-dangerous.json'), dir.path);
+      const reason = (JSON.parse(result.stdout) as { hookSpecificOutput: { permissionDecisionReason: string } }).hookSpecificOutput.permissionDecisionReason;
+      expect(reason).to.equal('tollgate: Needs\\x1b[2K approval (tollgate question q\\u202e1): rm -r x # \\u001b[2K\\x1b ls');
+      expect(raw.exec(reason)?.[0]).to.equal(undefined);
+    } finally {
+      await server.close();
+    }
   });
 
   for (const [command, shown] of [
