@@ -408,7 +408,10 @@ def _shown(tool: str, args: Mapping[str, Any], prompt_text: Any) -> str:
     """The call as the prompt shows it: the daemon's rendering (already escaped; re-checked here), else our own."""
     if isinstance(prompt_text, str) and prompt_text:
         return still_visible(prompt_text)
-    return visible_text(_display(tool, args), multiline=tool == "execute_code")
+    text_arg = args.get({"terminal": "command", "execute_code": "code"}.get(tool, ""))
+    if isinstance(text_arg, str) and text_arg:
+        return visible_text(_display(tool, args), multiline=tool == "execute_code")
+    return still_visible(_display(tool, args))  # JSON: its own escapes stay single, what it left raw is escaped
 
 
 def _display(tool: str, args: Mapping[str, Any]) -> str:
