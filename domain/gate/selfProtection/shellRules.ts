@@ -74,7 +74,7 @@ const socketTarget = (command: SimpleCommand, scope: LineScope): string | null =
   }
   // Any other program handed a socket path (python -c with the path, a script given it as an argument).
   if (!readOnlyPrograms.has(program)) {
-    for (const word of args.flatMap(wordsIn)) { const hit = isSocket(word); if (hit !== null && hit !== scope.index.facts.home) return hit; }
+    for (const word of args.flatMap(wordsIn)) { const hit = isSocket(word); if (hit !== null) return hit; }
     const code = operandsOf(command).code;
     for (const text of code) {
       const hit = hitInText(text, context, scope.index);
@@ -87,7 +87,7 @@ const socketTarget = (command: SimpleCommand, scope: LineScope): string | null =
 const writesProtected = (command: SimpleCommand, scope: LineScope): string | null => {
   const operands = operandsOf(command);
   const hit = firstHit(operands.writes, command, scope, blocking);
-  if (hit !== null && !(operands.readOnly && hit.kind === 'secret')) return describe(hit);
+  if (hit !== null) return describe(hit);
   const context = contextOf(scope, command);
   for (const word of operands.trees) {
     const resolved = resolvePath(word, context);
@@ -118,7 +118,7 @@ const writesProtected = (command: SimpleCommand, scope: LineScope): string | nul
 
 const readsSecret = (command: SimpleCommand, scope: LineScope): string | null => {
   const operands = operandsOf(command);
-  const hit = firstHit([...operands.reads, ...operands.writes], command, scope, (h) => h.kind === 'secret');
+  const hit = firstHit(operands.reads, command, scope, (h) => h.kind === 'secret');
   if (hit !== null) return describe(hit);
   const context = contextOf(scope, command);
   for (const text of operands.code) {
