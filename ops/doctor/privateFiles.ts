@@ -29,9 +29,10 @@ const looseOf = (path: string): LoosePath | null => {
 };
 
 /** Every path under the data folder (and the ledger's files outside it) that group or others may use. */
-export const loosePaths = (config: TollgateConfig): { readonly loose: LoosePath[]; readonly files: number } => {
+export const loosePaths = (config: TollgateConfig, configPath: string | null = null): { readonly loose: LoosePath[]; readonly files: number } => {
   const dataDir = resolve(config.data.dir);
-  const { exclude = [] } = privateDataDirRules(config, dataDir);
+  // The configuration file is not data (principal.config checks who may write it), wherever it lies.
+  const exclude = [...(privateDataDirRules(config, dataDir).exclude ?? []), ...(configPath === null ? [] : [resolve(configPath)])];
   const loose: LoosePath[] = [];
   let files = 0;
   const note = (path: string) => { const found = looseOf(path); if (found) loose.push(found); };
@@ -66,11 +67,11 @@ export const loosePaths = (config: TollgateConfig): { readonly loose: LoosePath[
 
 const shown = 8;
 
-export const privateFileChecks = (config: TollgateConfig): Check[] => {
+export const privateFileChecks = (config: TollgateConfig, configPath: string | null = null): Check[] => {
   const dataDir = resolve(config.data.dir);
   const title = 'private files';
   if (config.ledger.url === 'memory:' && !existsSync(dataDir)) return [ok('data.private', title, `memory ledger; ${dataDir} does not exist`)];
-  const { loose, files } = loosePaths(config);
+  const { loose, files } = loosePaths(config, configPath);
   if (loose.length === 0) {
     return [ok('data.private', title, existsSync(dataDir)
       ? `${dataDir} is private (no group or other bits on it or on any of its ${files} files)`

@@ -159,7 +159,7 @@ export const runDoctor = async (options: DoctorOptions): Promise<DoctorReport> =
   if (options.principals) checks.push(...principalChecks(options.principals));
 
   // -- tollgate's own files and configuration -------------------------------------------------------------------
-  if (options.tollgate) checks.push(...privateFileChecks(options.tollgate.config), ...await configChecks(options.tollgate));
+  if (options.tollgate) checks.push(...privateFileChecks(options.tollgate.config, options.tollgate.configPath), ...await configChecks(options.tollgate));
 
   // -- Hermes home and configuration ----------------------------------------------------------------------------
   let config: HermesConfigFile | null = null;

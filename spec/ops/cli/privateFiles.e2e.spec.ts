@@ -90,6 +90,25 @@ describe('private files (tollgate serve, doctor)', function () {
     }
   });
 
+  it('touches only its own entries when data.dir is shared with other files (a project folder keeps its modes)', async () => {
+    const cwd = temp.current.path;
+    writeFileSync(join(cwd, 'tollgate.yaml'), 'data:\n  dir: .\nledger:\n  url: sqlite:./ledger.db\nserver:\n  socket: ./tollgate.sock\n');
+    writeFileSync(join(cwd, 'notes.md'), 'mine\n');
+    chmodSync(join(cwd, 'notes.md'), 0o644);
+    mkdirSync(join(cwd, 'src'), { mode: 0o755 });
+    chmodSync(join(cwd, 'src'), 0o755);
+    const daemon = await startUnderUmask022([], cwd);
+    try {
+      await decide(join(cwd, 'tollgate.sock'));
+      expect(lstatSync(join(cwd, 'notes.md')).mode & 0o777).to.equal(0o644);
+      expect(lstatSync(join(cwd, 'src')).mode & 0o777).to.equal(0o755);
+      for (const own of ['ledger.db', 'ledger.db-wal', 'payloads.db', 'payloads.db-wal']) expect(lstatSync(join(cwd, own)).mode & 0o777, own).to.equal(0o600);
+      expect(lstatSync(cwd).mode & 0o777).to.equal(0o700);
+    } finally {
+      await daemon.stop();
+    }
+  });
+
   it('doctor fails on a file in the data folder made 0644, naming it, its mode and the chmod', async () => {
     const cwd = temp.current.path;
     const data = join(cwd, 'data');
