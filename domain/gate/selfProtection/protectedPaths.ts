@@ -271,7 +271,9 @@ export const containsProtected = (path: string, index: ProtectionIndex): PathHit
   const glob = /[*?[]/.test(path) ? globRegex(path) : null;
   for (const e of [...index.entries, ...index.homes]) {
     const hit: PathHit = { kind: e.kind === 'hermes-home' ? 'hermes-file' : e.kind, what: e.path };
-    if (glob === null ? e.path.startsWith(path + '/') : e.segments.some((_, i) => glob.test('/' + e.segments.slice(0, i + 1).join('/')))) return hit;
+    // A Hermes home itself counts: removing it removes its config.yaml, .env and plugins with it.
+    const itself = e.kind === 'hermes-home' && e.path === path;
+    if (itself || (glob === null ? e.path.startsWith(path + '/') : e.segments.some((_, i) => glob.test('/' + e.segments.slice(0, i + 1).join('/'))))) return hit;
   }
   return null;
 };

@@ -205,6 +205,7 @@ export const protectionRules: readonly ProtectionRule[] = [
       'python3 -c "open(\'/home/agent/project/tollgate.yaml\',\'w\').write(\'\')"', 'vim tollgate.yaml', 'chown root /etc/tollgate/extra.yaml',
       'find ~/.hermes -name config.yaml -exec rm {} \\;', 'echo ~/.hermes/config.yaml | xargs rm', 'cd /tmp && cd ../home/agent/project && rm tollgate.yaml',
       'rm /home/agent//project/./data/../data/ledger.db', 'cd data && rm ledger.db', 'cd .claude && echo {} > settings.json', 'cd project/data/keys/.. && rm ledger.db', 'unlink ~/.hermes/.env', 'shred -u ~/.hermes/auth.json', 'rm -rf ~/.her*',
+      'rm -rf ~/.hermes', 'mv ~/.hermes ~/.hermes.bak', 'rm -rf /srv/hermes-bot', 'chmod -R 000 ~/.hermes/profiles/work',
     ],
     allows: [
       'echo "see the docs. Then run it" >> notes.md', 'cat tollgate.yaml', 'cat ~/.hermes/config.yaml', 'ls data/', 'grep yolo tollgate.yaml',
