@@ -6,24 +6,29 @@
  * Two ways to ask, as the plugin offers them:
  *
  * A. `TOLLGATE_HERMES_PROMPT=never`: the plugin asks the daemon with `approve_directive: false`; the ask comes back
- *    as a block naming the question, a person answers it outside Hermes, and the agent's retry passes exactly once
- *    (resumption `retry`). One conversation, the same command each time (`rm -r <work>/victim`):
- *   1. asked → blocked, victim kept; the model is told how to get it approved;
- *   2. (answered `once` with `tollgate approve <id> once`) the retry → runs, victim gone;
+ *    as a block saying a human was asked (never the question's id nor how to answer it), a person answers it outside
+ *    Hermes on the human socket (server.human_socket), and the agent's retry passes exactly once (resumption
+ *    `retry`). One conversation, the same command each time (`rm -r <work>/victim`):
+ *   1. asked → blocked, victim kept; the model hears that a human was asked;
+ *   2. (answered `once` with `tollgate approve <id> once`, which uses the human socket) the retry → runs, victim gone;
  *   3. (victim re-created) the same command again → asks again, a new question, victim kept;
- *   4. (that question answered `deny` over POST /v1/approvals/<id>) the retry → not run, victim kept.
+ *   4. (that question answered `deny` over POST /v1/approvals/<id> on the human socket) the retry → not run.
  *
  * B. `TOLLGATE_HERMES_PROMPT=always`: the plugin puts the question on Hermes' own approval prompt
  *    (tools/approval.py `prompt_dangerous_approval`, its input() fallback since `-q` shows no prompt UI), the person
  *    answers there (here: on Hermes' stdin), the answer is recorded as ApprovalAnswered and the held call runs or not.
  * C. The default (`auto`) under `hermes chat -q`: no prompt is on screen, so the plugin must not hand the question
- *    to one; it comes back as a block naming it, as in A.
+ *    to one; it comes back as a block, as in A.
  */
 import { expect } from 'chai';
 import { useHermes } from './support/hermesVenv.ts';
 import { ofType, type RecordedTollgateEvent } from './support/tollgateDaemon.ts';
 import { converse, openWorld, toolResult, type Conversation, type World } from './support/world.ts';
 import { runCli } from '../../support/runCli.ts';
+import { requestOverSocket } from '../../support/httpClient.ts';
+
+/** The human channel of the test's daemon (relative to its folder), configured in its tollgate.yaml. */
+const humanChannel = () => 'server:\n  human_socket: ./human/human.sock\n';
 
 interface Step { readonly victimBefore: boolean; readonly note?: string }
 
@@ -51,7 +56,7 @@ describe('Hermes 0.19 + tollgate plugin: ask, approve once (tollgate approve), a
   };
 
   before(async () => {
-    world = await openWorld({ label: 'tollgate-hermes-ask' });
+    world = await openWorld({ label: 'tollgate-hermes-ask', tollgateConfig: humanChannel });
     const victim = world.makeVictim('victim');
     command = `rm -r ${victim}`;
     conversation = await converse(world, {
@@ -82,7 +87,7 @@ describe('Hermes 0.19 + tollgate plugin: ask, approve once (tollgate approve), a
           before: async () => {
             steps.push({ victimBefore: world.exists('victim') });
             answered.deny = await openQuestion();
-            const answer = await world.daemon!.request('POST', `/v1/approvals/${answered.deny}`, { answer: 'deny', answered_by: 'e2e-test' });
+            const answer = await requestOverSocket(world.temp.file('human', 'human.sock'), 'POST', `/v1/approvals/${answered.deny}`, { answer: 'deny', answered_by: 'e2e-test' });
             if (answer.status !== 200) throw new Error(`deny failed: ${answer.status} ${answer.text}`);
           },
         },
@@ -95,7 +100,7 @@ describe('Hermes 0.19 + tollgate plugin: ask, approve once (tollgate approve), a
 
   const decisions = () => ofType(events, 'ToolCallDecided').filter((e) => e.data.args.command === command);
 
-  it('asks instead of running: blocked, not executed, and the model is told which question to approve', () => {
+  it('asks instead of running: blocked, not executed, and the model hears a human was asked — not the id, not the command', () => {
     const { run } = conversation;
     expect(run.exitCode, run.describe()).to.equal(0);
     expect(world.model.failures.map(String), run.describe()).to.deep.equal([]);
@@ -108,7 +113,9 @@ describe('Hermes 0.19 + tollgate plugin: ask, approve once (tollgate approve), a
     expect(requested[0]?.data.resumption).to.equal('retry');
     const error = toolResult(world.model, 'call_ask')?.json?.error;
     expect(error, run.describe()).to.be.a('string');
-    expect(error as string).to.contain(`tollgate approve ${answered.once}`);
+    expect(error as string).to.contain('A human has been asked').and.not.contain(answered.once!).and.not.contain('tollgate approve');
+    const answeredOnce = ofType(events, 'ApprovalAnswered').find((e) => e.data.approvalId === answered.once);
+    expect(answeredOnce?.data.answeredBy).to.equal('human-socket');
   });
 
   it('approved once: the retried call runs, exactly once', () => {
@@ -128,7 +135,7 @@ describe('Hermes 0.19 + tollgate plugin: ask, approve once (tollgate approve), a
     const again = decisions()[2];
     expect(again?.data.verdict, run.describe()).to.equal('ask');
     expect(answered.deny).to.be.a('string').and.not.equal(answered.once);
-    expect(toolResult(world.model, 'call_again')?.json?.error as string).to.contain(`tollgate approve ${answered.deny}`);
+    expect(toolResult(world.model, 'call_again')?.json?.error as string).to.contain('A human has been asked').and.not.contain(answered.deny!);
   });
 
   it('denied: the call does not run', () => {
@@ -181,9 +188,11 @@ describe('Hermes 0.19 + tollgate plugin: ask on Hermes\' own approval prompt, an
     const requested = ofType(events, 'ApprovalRequested');
     expect(requested.map((e) => e.data.resumption), run.describe()).to.deep.equal(['held', 'held']);
     const answered = ofType(events, 'ApprovalAnswered');
+    // Recorded as what the channel proved: the registered plugin relaying Hermes' own CLI prompt.
+    const registration = ofType(events, 'RuntimeRegistered')[0]?.data.registrationId;
     expect(answered.map((e) => [e.data.approvalId, e.data.answer, e.data.callAllowed, e.data.answeredBy]), run.describe()).to.deep.equal([
-      [requested[0]!.data.approvalId, 'once', true, 'hermes-cli'],
-      [requested[1]!.data.approvalId, 'deny', false, 'hermes-cli'],
+      [requested[0]!.data.approvalId, 'once', true, `runtime-prompt:${registration}/hermes-cli`],
+      [requested[1]!.data.approvalId, 'deny', false, `runtime-prompt:${registration}/hermes-cli`],
     ]);
     expect(toolResult(world.model, 'call_once')?.json?.exit_code, run.describe()).to.equal(0);
   });
@@ -224,7 +233,7 @@ describe('Hermes 0.19 + tollgate plugin: `hermes chat -q` has no prompt on scree
 
   // hermes chat -q installs the CLI approval callback (hermes_cli/cli_agent_setup_mixin.py:239) but runs no prompt UI,
   // so a question put there would wait out approvals.timeout unseen and come back as deny (cli.py:11375-11450).
-  it('does not ask an invisible prompt: the question comes back at once as a block naming it, and stays open', () => {
+  it('does not ask an invisible prompt: the question comes back at once as a block (without its id), and stays open', () => {
     const { run } = conversation;
     expect(world.exists('victim'), run.describe()).to.equal(true);
     expect(run.stdout, run.describe()).to.not.contain('Timeout');
@@ -232,6 +241,6 @@ describe('Hermes 0.19 + tollgate plugin: `hermes chat -q` has no prompt on scree
     expect(requested.map((e) => e.data.resumption), run.describe()).to.deep.equal(['retry']);
     expect(ofType(events, 'ApprovalAnswered')).to.deep.equal([]);
     expect(pending).to.deep.equal([requested[0]!.data.approvalId]);
-    expect(toolResult(world.model, 'call_asked')?.json?.error as string, run.describe()).to.contain(`tollgate approve ${requested[0]!.data.approvalId}`);
+    expect(toolResult(world.model, 'call_asked')?.json?.error as string, run.describe()).to.contain('A human has been asked').and.not.contain(requested[0]!.data.approvalId);
   });
 });

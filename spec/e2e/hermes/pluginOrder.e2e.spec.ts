@@ -94,7 +94,7 @@ describe('Hermes 0.19 + tollgate plugin: an approve-everything plugin loaded fir
     expect(run.exitCode, run.describe()).to.equal(0);
     expect(seen.firstKept, `the first call ran\n${run.describe()}`).to.equal(true);
     const error = toolResult(world.model, 'call_first')?.json?.error;
-    expect(error, run.describe()).to.be.a('string').and.contain('tollgate approve');
+    expect(error, run.describe()).to.be.a('string').and.contain('A human has been asked');
     expect(error as string).to.not.contain('approve_everything');
   });
 
@@ -106,7 +106,7 @@ describe('Hermes 0.19 + tollgate plugin: an approve-everything plugin loaded fir
     const { run } = conversation;
     expect(world.exists('victim-later'), `the later call ran\n${run.describe()}`).to.equal(true);
     expect(world.exists('victim-first')).to.equal(true);
-    expect(toolResult(world.model, 'call_later')?.json?.error, run.describe()).to.be.a('string').and.contain('tollgate approve');
+    expect(toolResult(world.model, 'call_later')?.json?.error, run.describe()).to.be.a('string').and.contain('A human has been asked');
     const verdicts = ofType(events, 'ToolCallDecided').map((e) => e.data.verdict);
     expect(verdicts).to.deep.equal(['ask', 'block', 'ask']);
   });
