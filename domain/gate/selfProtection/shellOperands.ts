@@ -84,7 +84,8 @@ const programOperands = (command: SimpleCommand): Operands => {
     default: break;
   }
   if (readOnlyPrograms.has(program)) return { ...none, reads: words };
-  return { ...writeAll(words), code: interpreters.test(program) ? args : [] };
+  // The code an interpreter runs: its arguments (-c, -e) and a heredoc or here-string it reads.
+  return { ...writeAll(words), code: interpreters.test(program) ? [...args, ...(command.stdin === undefined ? [] : [command.stdin])] : [] };
 };
 
 const writeAll = (words: readonly string[]): Operands => ({ writes: words, reads: words, trees: [], code: [], readOnly: false });

@@ -163,7 +163,7 @@ export const protectionRules: readonly ProtectionRule[] = [
       'nc -U /home/agent/project/data/tollgate.sock', 'socat - UNIX-CONNECT:/home/agent/project/data/tollgate.sock',
       'python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect(\'/home/agent/project/data/tollgate.sock\')"',
       'curl -X POST http://127.0.0.1:8787/v1/approvals/abc', 'curl localhost:8787/v1/approvals', 'wget -qO- http://[::1]:8787/v1/approvals',
-      'S=/home/agent/project/data/tollgate.sock; curl --unix-socket $S http://x/', 'cd /home/agent/project && curl --unix-socket data/tollgate.sock http://x/',
+      'S=/home/agent/project/data/tollgate.sock; curl --unix-socket $S http://x/', "python3 <<'EOF'\nimport socket\nsocket.socket(socket.AF_UNIX).connect('/home/agent/project/data/tollgate.sock')\nEOF", 'cd /home/agent/project && curl --unix-socket data/tollgate.sock http://x/',
       'echo -e "POST /v1/approvals/x HTTP/1.0\\r\\n" > /dev/tcp/127.0.0.1/8787',
     ],
     allows: [
@@ -202,7 +202,7 @@ export const protectionRules: readonly ProtectionRule[] = [
       'echo {} > /srv/hermes-bot/shell-hooks-allowlist.json', 'echo x > ~/.hermes/profiles/other/config.yaml', 'echo x > $X/config.yaml',
       "printf '\\n' >> AGENTS.md", 'echo hi >> $X/AGENTS.md', 'cat notes > docs/SOUL.md', 'echo {} > .claude/settings.json',
       'echo {} > ~/code/app/.claude/settings.json', 'sort -o ~/.hermes/config.yaml x', 'H=~/.hermes; echo x > $H/.env',
-      'python3 -c "open(\'/home/agent/project/tollgate.yaml\',\'w\').write(\'\')"', 'vim tollgate.yaml', 'chown root /etc/tollgate/extra.yaml',
+      'python3 -c "open(\'/home/agent/project/tollgate.yaml\',\'w\').write(\'\')"', 'vim tollgate.yaml', 'node -e "require(\'fs\').writeFileSync(\'tollgate.yaml\', \'\')"', "python3 - <<'EOF'\nimport os\nos.remove('/home/agent/project/data/ledger.db')\nEOF", 'chown root /etc/tollgate/extra.yaml',
       'find ~/.hermes -name config.yaml -exec rm {} \\;', 'echo ~/.hermes/config.yaml | xargs rm', 'cd /tmp && cd ../home/agent/project && rm tollgate.yaml',
       'rm /home/agent//project/./data/../data/ledger.db', 'cd data && rm ledger.db', 'cd .claude && echo {} > settings.json', 'cd project/data/keys/.. && rm ledger.db', 'unlink ~/.hermes/.env', 'shred -u ~/.hermes/auth.json', 'rm -rf ~/.her*',
       'rm -rf ~/.hermes', 'mv ~/.hermes ~/.hermes.bak', 'rm -rf /srv/hermes-bot', 'chmod -R 000 ~/.hermes/profiles/work',

@@ -53,12 +53,14 @@ export const hitOf = (word: string, context: PathContext, index: ProtectionIndex
   return resolved === null ? null : matchPath(resolved, index);
 };
 
+const distinctiveName = /(?:tollgate\.ya?ml|ledger\.db(?:-wal|-shm)?|payloads\.db(?:-wal|-shm)?|tollgate\.sock|http-token)$/;
+
 /** Protected paths inside code or prose: absolute mentions, and path-like tokens (with a '/', or a protected name). */
 export const hitInText = (text: string, context: PathContext, index: ProtectionIndex): PathHit | null => {
   const absolute = mentionedPath(text, index);
   if (absolute !== null) return absolute;
   for (const token of text.match(/[^\s'"(),;=[\]{}<>|&]+/g) ?? []) {
-    if (!token.includes('/') && !index.rulesFiles.has(token) && !token.startsWith('.hermes') && !token.endsWith('tollgate.sock')) continue;
+    if (!token.includes('/') && !index.rulesFiles.has(token) && !token.startsWith('.hermes') && !distinctiveName.test(token)) continue;
     const hit = hitOf(token, context, index);
     if (hit !== null) return hit;
   }
