@@ -3,8 +3,6 @@ export interface ProjectionCheckpoint {
   readonly codeHash: string;
   readonly position: number;
   readonly state: unknown;
-  /** HMAC-SHA256 under the daemon's key (authenticatedCheckpoints); stores keep it as they got it. */
-  readonly mac?: string;
 }
 
 export interface CheckpointStore {

@@ -3,7 +3,7 @@
  * each event decoded once. Each projection keeps its own position and caught-up flag — the gate waits on them —
  * and its own checkpoint, so a restart resumes instead of re-reading everything. A checkpoint made by other code
  * (another version or another fold) is discarded and that projection is rebuilt from the start of the ledger.
- * Whether a checkpoint is authentic is the store's business (authenticatedCheckpoints for files others can write).
+ * Whether a checkpoint is authentic is the store's business (the file store checks a MAC under the daemon's key).
  */
 import { createHash } from 'node:crypto';
 import { map, type Subscription } from 'rxjs';

@@ -14,7 +14,6 @@ import { openSqlitePayloadStore } from '../../adapters/payloads/sqlitePayloadSto
 import { loadCheckpointHmacKey } from '../../adapters/projections/checkpointKey.ts';
 import { fileCheckpointStore } from '../../adapters/projections/fileCheckpointStore.ts';
 import { encodeEvent } from '../../domain/events/codec.ts';
-import { authenticatedCheckpoints } from '../../projections/authenticatedCheckpoints.ts';
 import { memoryCheckpointStore, type CheckpointStore } from '../../projections/checkpointStore.ts';
 import type { TollgateConfig } from '../config/configSchema.ts';
 import { Gate } from '../gate/gate.ts';
@@ -44,7 +43,7 @@ export interface RuntimeOptions {
 
 /** Projection checkpoints under data.dir, each checked against the daemon's key; a rejected one is recorded. */
 const projectionCheckpoints = async (dataDir: string, ledger: Ledger, now: () => string, log: (line: string) => void): Promise<CheckpointStore> =>
-  authenticatedCheckpoints(fileCheckpointStore(join(dataDir, 'projections')), {
+  fileCheckpointStore(join(dataDir, 'projections'), {
     key: await loadCheckpointHmacKey(join(dataDir, 'keys', 'checkpoint-hmac.key')),
     onRejected: async ({ name, problem }) => {
       log(`projection checkpoint ${name} rejected: ${problem}; rebuilding it from the ledger`);
