@@ -30,6 +30,11 @@ const describeRaw = ({ position, stream, recordedAt, event }: EventLine): string
     case 'GrantConsumed': return `${head} GRANT USED ${event.data.grantId} by call ${event.data.callId}`;
     case 'RequestRejected': return `${head} REJECTED ${event.data.endpoint}: ${truncate(event.data.problem)}`;
     case 'UserMessageReceived': return `${head} USER MESSAGE (${event.data.length} chars)`;
+    case 'ConfigLoaded': {
+      const { path, digest, settings: c } = event.data;
+      return `${head} CONFIG ${path ?? 'built-in defaults'} (sha256 ${digest.slice(0, 12)}…): approvals.mode ${c.approvalsMode}, yolo ${c.yolo}${c.outOfBand === null ? '' : `, out_of_band ${c.outOfBand}`}, allowlist ${c.allowlistLength}`;
+    }
+    case 'CheckpointRejected': return `${head} CHECKPOINT REJECTED ${event.data.projection}: ${event.data.problem} (rebuilt from the ledger)`;
     default: return `${head} ${event.type}`;
   }
 };

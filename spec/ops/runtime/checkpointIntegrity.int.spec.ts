@@ -9,6 +9,7 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Ledger } from '../../../adapters/ledger/port.ts';
 import { decodeEvent } from '../../../domain/events/codec.ts';
+import { describeEvent } from '../../../ops/cli/describeEvent.ts';
 import { memoryCheckpointStore } from '../../../projections/checkpointStore.ts';
 import { allowlistKey, grants } from '../../../projections/grants.ts';
 import { runProjection } from '../../../projections/runProjection.ts';
@@ -105,6 +106,9 @@ describe('projection checkpoints the gate loads', function () {
     expect(recorded).to.have.length(1);
     expect(recorded[0]).to.include({ projection: 'grants', problem: 'its MAC does not match (edited, or written under another key)' });
     expect(logs.join('\n')).to.include('projection checkpoint grants rejected');
+    // What `tollgate audit` and `tail` print for it.
+    const [record] = await runtime.ledger.readAll({ filter: { types: ['CheckpointRejected'] } });
+    expect(describeEvent({ ...record!, event: decodeEvent(record!) })).to.match(/ops-daemon CHECKPOINT REJECTED grants: its MAC does not match .*\(rebuilt from the ledger\)$/);
   });
 
   it('a grants checkpoint copied from another data folder (another key) is rejected, though it is authentic there', async () => {
