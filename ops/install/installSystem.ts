@@ -116,7 +116,7 @@ const nextSteps = (layout: SystemLayout, systemd: boolean, node: string): string
   `  as the user Hermes runs as (the agent's user — NOT an approver, NOT in ${layout.group}):`,
   `    tollgate install hermes --socket ${layout.socket}`,
   `    (or set TOLLGATE_SOCKET=${layout.socket} in Hermes' environment; the plugin's settings.py reads it)`,
-  `  approvers (members of ${layout.approverGroup}) answer questions: tollgate approvals / tollgate approve <id> --socket ${layout.humanSocket}`,
+  `  approvers (members of ${layout.approverGroup}) answer questions: tollgate approvals --socket ${layout.humanSocket}; tollgate approve <id> once --socket ${layout.humanSocket}`,
   `  check it as the agent's user: tollgate doctor --socket ${layout.socket}`,
   `The runtime socket is mode ${runtimeSocketMode}: any local user may ask for decisions; answers and allowlist changes come only through ${layout.humanSocket}.`,
 ];
