@@ -3,4 +3,4 @@ import type { Gate } from '../../ops/gate/gate.ts';
 
 export type DaemonGate = Pick<Gate,
   'userMessage' | 'sessionSeen' | 'subagentStarted' | 'toolCall' | 'output' | 'answer' | 'waitForAnswer' | 'toolResult' | 'endSession' | 'recordRejection'
-  | 'projections' | 'ledger' | 'config' | 'registerRuntime' | 'runtimes'>;
+  | 'projections' | 'ledger' | 'config' | 'registerRuntime' | 'runtimes' | 'revokeAllowlistEntry'>;

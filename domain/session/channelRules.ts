@@ -74,3 +74,13 @@ const ownerCheck = (caller: Caller, state: SessionState, ownerGone: boolean): Ca
   if (principal !== null && owner !== null && ownerGone) return { kind: 'claim', from: owner, to: principal };
   return refused(caller, 'channel:not-session-owner');
 };
+
+/**
+ * Who may change the allowlist (revoke an `always` entry): the human channel; an unregistered caller only when
+ * `approvals.out_of_band` is on; never a runtime registration (the agent's side). Recorded as `revokedBy`.
+ */
+export const allowlistChangeBy = (caller: Caller, outOfBand: boolean): { readonly by: string } | { readonly refused: string } =>
+  caller.kind === 'human' ? { by: caller.channel }
+    : caller.kind === 'in-process' ? { by: 'in-process' }
+      : caller.registrationId === null && outOfBand ? { by: 'out-of-band' }
+        : { refused: caller.registrationId === null ? 'channel:out-of-band-refused' : 'channel:not-a-human' };

@@ -2,7 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/loadConfig.ts';
 import { ScenarioFileError } from '../eval/parseScenarioFile.ts';
-import { approveCommand, approvalsCommand } from './commands/approve.ts';
+import { approveCommand, revokeCommand, approvalsCommand } from './commands/approve.ts';
 import { auditCommand } from './commands/audit.ts';
 import { classifyCommand } from './commands/classify.ts';
 import { doctorCommand } from './commands/doctor.ts';
@@ -28,7 +28,7 @@ const program = new Command('tollgate')
 
 for (const command of [
   serveCommand(), evalCommand(), replayCommand(), verifyCommand(), auditCommand(), tailCommand(), classifyCommand(),
-  approveCommand(), approvalsCommand(), hookCommand(), installCommand(), uninstallCommand(), doctorCommand(),
+  approveCommand(), approvalsCommand(), revokeCommand(), hookCommand(), installCommand(), uninstallCommand(), doctorCommand(),
 ]) program.addCommand(command);
 
 try {

@@ -25,7 +25,7 @@ import { SessionStore } from './sessionStore.ts';
 import { protectedState } from './protectedState.ts';
 import type { ProtectionFacts } from '../../domain/gate/selfProtection/protectionFacts.ts';
 import { inProcessCaller, type Caller } from '../../domain/session/caller.ts';
-import { ownerOf } from '../../domain/session/channelRules.ts';
+import { allowlistChangeBy, ownerOf } from '../../domain/session/channelRules.ts';
 import { RuntimeRegistry, type Registration } from './runtimeRegistry.ts';
 import {
   failClosed, heldReplyNotice, type ApprovalResult, type OutputVerdict, type ToolCallVerdict,
@@ -216,6 +216,26 @@ export class Gate {
     const refused = refusalIn(done.events);
     if (refused !== null) return { approvalId, outcome: 'refused', sessionId: pending.sessionId, answer: null, refused };
     return approvalResultFrom(done.events, approvalId, pending.sessionId) ?? { approvalId, outcome: 'unknown', sessionId: pending.sessionId, answer: null };
+  }
+
+  /**
+   * Takes an `always` answer back: its action leaves the allowlist (AllowlistEntryRevoked, stream `allowlist`).
+   * Only the human channel may (channelRules.ts allowlistChangeBy); a refusal is recorded as a rejected request.
+   */
+  async revokeAllowlistEntry(grantId: string, caller: Caller = inProcessCaller): Promise<{ readonly outcome: 'revoked' | 'unknown' | 'refused'; readonly refused?: string }> {
+    const who = allowlistChangeBy(caller, this.deps.config.approvals.out_of_band);
+    if ('refused' in who) {
+      await this.recordRejection('allowlist:revoke', `${who.refused}: ${caller.kind} may not change the allowlist`, null, false);
+      return { outcome: 'refused', refused: who.refused };
+    }
+    await this.caughtUp([this.projections.grants]);
+    const { grants: issued, allowlist } = this.projections.grants.view().state;
+    const grant = ownEntry(issued, grantId);
+    if (grant === undefined || grant.scope !== 'always' || ownEntry(allowlist, allowlistKey(grant.tool, grant.fingerprint)) !== grantId) return { outcome: 'unknown' };
+    const revoked = encodeEvent({ type: 'AllowlistEntryRevoked', data: { tool: grant.tool, fingerprint: grant.fingerprint, revokedBy: who.by, at: this.now() } });
+    const result = await this.deps.ledger.append('allowlist', [revoked]);
+    this.lastPosition = Math.max(this.lastPosition, result.position);
+    return { outcome: 'revoked' };
   }
 
   /** Waits for a human's answer; when the wait or the question's own timeout ends first, the answer is deny. */

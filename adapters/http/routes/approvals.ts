@@ -49,3 +49,18 @@ export const waitApprovalRoute: Route = {
     return result.outcome === 'unknown' ? unknownApproval(result) : ok(result);
   },
 };
+
+const revokeBody = z.object({ grant_id: z.string().min(1).max(200) });
+
+/** `POST /v1/allowlist/revoke {grant_id}`: an `always` answer taken back. The human channel's to do. */
+export const revokeAllowlistRoute: Route = {
+  method: 'POST', pattern: /^\/v1\/allowlist\/revoke$/, endpoint: () => 'allowlist:revoke', kind: () => 'other',
+  handle: async (ctx) => {
+    const b = validate(revokeBody, await ctx.json());
+    const result = await ctx.gate.revokeAllowlistEntry(b.grant_id, ctx.caller);
+    if (result.outcome === 'refused') return channelRefusal(result.refused ?? 'channel:refused', 'body.grant_id');
+    if (result.outcome === 'unknown')
+      return { status: 404, body: { outcome: 'unknown', ...new HttpProblem(404, 'unknown-approval', `No allowlist entry comes from grant "${b.grant_id.slice(0, 200)}".`, 'grant_id').body } };
+    return ok({ grant_id: b.grant_id, outcome: 'revoked' });
+  },
+};

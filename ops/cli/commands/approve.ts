@@ -50,3 +50,17 @@ export const approvalsCommand = (): Command => new Command('approvals')
     if (list.length === 0) { process.stdout.write('no open questions\n'); return; }
     for (const p of list) process.stdout.write(`${visibleText(`${p.approvalId}  session ${p.sessionId}  ${p.summary}  [${p.reasons.join(', ')}]  expires ${p.expiresAt}`)}\n`);
   });
+
+export const revokeCommand = (): Command => new Command('revoke')
+  .description('Take an "always" answer back: its action leaves the allowlist, so other sessions ask again. The human channel\'s to do.')
+  .argument('<grant-id>', 'the grantId of the GrantIssued event (`tollgate audit --json`, GET /v1/projections/grants)')
+  .option('--socket <path>', 'daemon socket (default: server.human_socket when set, else server.socket)')
+  .action(async (grantId: string, options: { socket?: string }, command: Command) => {
+    const socket = humanSocketOf(command, options.socket);
+    const reply = await requestOverSocket(socket, 'POST', '/v1/allowlist/revoke', { grant_id: grantId })
+      .catch((error: unknown) => { throw unreachable(socket, error); });
+    if (reply.status === 404) throw new UsageError(`no allowlist entry comes from grant ${visibleText(grantId)}`, 1);
+    if (reply.status === 403) throw new UsageError(refusedAdvice(socket, reply.json), 1);
+    if (reply.status !== 200) throw new UsageError(`the daemon refused: ${visibleText(reply.text)}`, 1);
+    process.stdout.write(`${visibleText(grantId)}: revoked\n`);
+  });

@@ -135,6 +135,41 @@ describe('principals and channels (daemon over its sockets)', () => {
   });
 });
 
+describe('allowlist changes (revoking an always answer)', () => {
+  let daemon: Daemon;
+  let hermes: RegisteredRuntime;
+  let grantId: string;
+  beforeEach(async () => {
+    daemon = await startDaemon();
+    hermes = await registerRuntime(daemon.socket);
+    const id = await hermesSessionWithQuestion(daemon, hermes);
+    expect((await daemon.human('POST', `/v1/approvals/${id}`, { answer: 'always' })).json).to.include({ outcome: 'allowed' });
+    grantId = ((await daemon.recorded('GrantIssued'))[0]?.data as { grantId: string }).grantId;
+  });
+  afterEach(async () => { await daemon.stop(); });
+
+  // Another session of the same runtime: the allowlist is what covers the action there.
+  const asksAgain = async () => {
+    await hermes.request('POST', '/v1/hooks/hermes/pre_llm_call', words('h2'));
+    return ((await hermes.request('POST', '/v1/hooks/hermes/pre_tool_call', { session_id: 'h2', tool_name: 'terminal', args: { command: askingCommand } })).json as Json)['action'];
+  };
+
+  it('the human socket revokes it (recorded as human-socket), and the action asks again in other sessions', async () => {
+    expect(await asksAgain()).to.equal('allow');
+    expect((await daemon.human('POST', '/v1/allowlist/revoke', { grant_id: grantId })).json).to.include({ outcome: 'revoked' });
+    expect((await daemon.recorded('AllowlistEntryRevoked'))[0]?.data).to.include({ revokedBy: 'human-socket' });
+    expect(await asksAgain()).to.equal('approve');
+  });
+
+  it('the runtime socket may not: anonymous and registered callers are refused and recorded', async () => {
+    expect((await daemon.request('POST', '/v1/allowlist/revoke', { grant_id: grantId })).json).to.include({ refused: 'channel:out-of-band-refused' });
+    expect((await hermes.request('POST', '/v1/allowlist/revoke', { grant_id: grantId })).json).to.include({ refused: 'channel:not-a-human' });
+    expect(await daemon.recorded('AllowlistEntryRevoked')).to.deep.equal([]);
+    const rejected = (await daemon.recorded('RequestRejected')).map((e) => (e.data as { endpoint: string }).endpoint);
+    expect(rejected).to.deep.equal(['allowlist:revoke', 'allowlist:revoke']);
+  });
+});
+
 describe('approvals.out_of_band', () => {
   it('true: an unregistered answer is accepted and recorded as out-of-band', async () => {
     const daemon = await startDaemon({ gate: { config: { approvals: { out_of_band: true } } } });

@@ -11,6 +11,7 @@ import { openEventStream, requestOverSocket } from '../../../adapters/http/socke
 import { runCli, startDaemon, tollgateBin } from '../../support/runCli.ts';
 import { useTempDir } from '../../support/tempDir.ts';
 import { signedRuntime } from '../../adapters/http/support/registeredRuntime.ts';
+import { openLedger } from '../../../adapters/ledger/openLedger.ts';
 
 describe('tollgate serve (end to end)', function () {
   this.timeout(60_000);
@@ -147,6 +148,31 @@ describe('tollgate approve and the channels (real binary, real daemon)', functio
       expect(approved.exitCode, approved.stderr).to.equal(0);
       expect(await answeredBy(cwd)).to.equal('human-socket');
     } finally { await daemon.stop(); }
+  });
+
+  it('`tollgate revoke` takes an always answer back on the human socket, and refuses on the runtime socket', async () => {
+    const cwd = temp.current.path;
+    writeFileSync(join(cwd, 'tollgate.yaml'), 'server:\n  human_socket: ./human/human.sock\n');
+    const daemon = await startDaemon([], cwd);
+    try {
+      const id = await askInRegisteredSession(cwd);
+      expect((await runCli(['approve', id, 'always'], { cwd })).exitCode).to.equal(0);
+      const audit = await runCli(['audit', '--json', '-n', '50'], { cwd });
+      const grantId = audit.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; data: { grantId?: string } })
+        .find((e) => e.type === 'GrantIssued')?.data.grantId;
+      const refused = await runCli(['revoke', grantId!, '--socket', join(cwd, 'data', 'tollgate.sock')], { cwd });
+      expect(refused.exitCode).to.equal(1);
+      expect(refused.stderr).to.include('channel:out-of-band-refused');
+      const revoked = await runCli(['revoke', grantId!], { cwd });
+      expect(revoked.exitCode, revoked.stderr).to.equal(0);
+      const grants = await requestOverSocket(join(cwd, 'data', 'tollgate.sock'), 'GET', '/v1/projections/grants');
+      expect((grants.json as { state: { allowlist: Record<string, string> } }).state.allowlist).to.deep.equal({});
+    } finally { await daemon.stop(); }
+    const ledger = await openLedger(`sqlite:${join(cwd, 'data', 'ledger.db')}`);
+    try {
+      const [entry] = await ledger.readAll({ filter: { types: ['AllowlistEntryRevoked'] } });
+      expect((entry?.data as { revokedBy?: string } | undefined)?.revokedBy).to.equal('human-socket');
+    } finally { await ledger.close(); }
   });
 
   it('a daemon restart keeps the runtime\'s registration (the file is 0600 under data/keys)', async () => {

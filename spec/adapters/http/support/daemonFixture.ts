@@ -74,6 +74,7 @@ export const delegatingGate = (gate: Gate, overrides: Partial<Pick<DaemonGate, '
   toolResult: (input) => gate.toolResult(input),
   endSession: (id, caller) => gate.endSession(id, caller),
   registerRuntime: (input) => gate.registerRuntime(input),
+  revokeAllowlistEntry: (grantId, caller) => gate.revokeAllowlistEntry(grantId, caller),
   get runtimes() { return gate.runtimes; },
   recordRejection: (endpoint, problem, sessionId, toolCall) => gate.recordRejection(endpoint, problem, sessionId, toolCall),
   get projections() { return gate.projections; },
