@@ -9,6 +9,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli, startDaemon } from '../../support/runCli.ts';
 import { createTempDir, type TempDir } from '../../support/tempDir.ts';
+import { requestOverSocket } from '../../support/httpClient.ts';
+import { signedRuntime } from '../http/support/registeredRuntime.ts';
 import { fakeDaemon, fixture, fixtureWith, httpAnswer, openQuestion, runHook } from './support/hookSupport.ts';
 
 const blockOf = (stdout: string) => JSON.parse(stdout) as { action?: string; message?: string };
@@ -77,6 +79,16 @@ describe('tollgate hook --hermes (Hermes shell hooks) against a real daemon', fu
     expect(retried.exitCode, retried.stdout).to.equal(0);
     const again = await hook(fixtureWith('hermes-pre_tool_call-dangerous.json', (p) => { (p['extra'] as Record<string, unknown>)['tool_call_id'] = 'call_again'; }));
     expect(again.exitCode).to.equal(2);
+  });
+
+  it('with the plugin guarding too (--both), the hook\'s copy of the words in the plugin\'s session is refused and recorded, and blocks nothing', async () => {
+    const registered = await requestOverSocket(socket, 'POST', '/v1/runtime/register', { runtime: 'hermes', pid: process.pid });
+    const { registration_id: id, key } = registered.json as { registration_id: string; key: string };
+    const plugin = signedRuntime(socket, id, Buffer.from(key, 'base64'));
+    expect((await plugin.request('POST', '/v1/hooks/hermes/pre_llm_call', { session_id: 'plugin-owned', user_message: 'tidy up', platform: 'cli' })).status).to.equal(200);
+    const copy = await hook(fixtureWith('hermes-pre_llm_call.json', (p) => { p['session_id'] = 'plugin-owned'; }));
+    expect(copy.exitCode, copy.stderr).to.equal(0);
+    expect(copy.stderr).to.include('channel:not-session-owner');
   });
 
   it('forwards post_tool_call and answers {}', async () => {
