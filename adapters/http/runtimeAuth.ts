@@ -56,5 +56,6 @@ export const authenticate = (req: IncomingMessage, registry: RuntimeRegistry, bo
     return { ok: false, code: 'bad-auth', message: `A registered request needs ${nonceHeader} (16 to 128 characters) and ${authHeader}.` };
   const expected = requestMac(registration.key, req.method ?? 'GET', req.url ?? '/', nonce, body);
   if (!same(given, expected)) return { ok: false, code: 'bad-auth', message: `The ${authHeader} signature does not match the request.` };
+  if (!registry.useNonce(registrationId, nonce)) return { ok: false, code: 'bad-auth', message: `The nonce was already used: a replayed request.` };
   return { ok: true, registrationId, sign: (status, answer) => answerMac(registration.key, nonce, status, answer) };
 };

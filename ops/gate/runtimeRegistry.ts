@@ -20,11 +20,14 @@ export interface Registration {
 
 /** Registrations kept; the oldest are forgotten (their sessions then cannot be claimed: unknown counts as alive). */
 const maxRegistrations = 1000;
+/** Nonces remembered per registration, against replayed requests. */
+const noncesKept = 4096;
 
 interface StoredRegistration { registrationId: string; runtime: string; pid: number | null; pidStart: string | null; key: string; at: string }
 
 export class RuntimeRegistry {
   private readonly byId = new Map<string, Registration>();
+  private readonly nonces = new Map<string, Set<string>>();
 
   private constructor(private readonly path: string | null) {}
 
@@ -55,6 +58,19 @@ export class RuntimeRegistry {
 
   get(registrationId: string): Registration | undefined {
     return this.byId.get(registrationId);
+  }
+
+  /**
+   * Records a request nonce; false when this registration already used it (a replayed request). The last
+   * `noncesKept` nonces of each registration are remembered, in memory only.
+   */
+  useNonce(registrationId: string, nonce: string): boolean {
+    let seen = this.nonces.get(registrationId);
+    if (seen === undefined) { seen = new Set(); this.nonces.set(registrationId, seen); }
+    if (seen.has(nonce)) return false;
+    seen.add(nonce);
+    if (seen.size > noncesKept) seen.delete(seen.values().next().value as string);
+    return true;
   }
 
   /** Whether the registration's process is known to be gone (unknown registrations and liveness count as alive). */

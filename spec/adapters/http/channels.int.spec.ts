@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { expect } from 'chai';
 import { openMemoryLedger } from '../../../adapters/ledger/memory/memoryLedger.ts';
 import { RuntimeRegistry } from '../../../ops/gate/runtimeRegistry.ts';
+import { requestMac } from '../../../adapters/http/runtimeAuth.ts';
 import { createTempDir } from '../../support/tempDir.ts';
 import { askingCommand, eventually, preToolCall, startDaemon, type Daemon } from './support/daemonFixture.ts';
 import { registerRuntime, signedRuntime, type RegisteredRuntime } from './support/registeredRuntime.ts';
@@ -124,6 +125,16 @@ describe('principals and channels (daemon over its sockets)', () => {
     const rejected = (await daemon.recorded('RequestRejected')).map((e) => (e.data as { problem: string }).problem);
     expect(rejected.filter((p) => p.includes('channel:bad-auth'))).to.have.length(2);
     expect(rejected.filter((p) => p.includes('channel:unknown-registration'))).to.have.length(1);
+    expect(await daemon.recorded('UserMessageReceived')).to.have.length(1);
+  });
+
+  it('a replayed signed request (the same nonce again) is refused', async () => {
+    const body = JSON.stringify(words('h9'));
+    const nonce = 'replayed-nonce-0123456789';
+    const headers = { 'x-tollgate-registration': hermes.registrationId, 'x-tollgate-nonce': nonce,
+      'x-tollgate-auth': requestMac(hermes.key, 'POST', '/v1/hooks/hermes/pre_llm_call', nonce, body) };
+    expect((await daemon.request('POST', '/v1/hooks/hermes/pre_llm_call', body, headers)).status).to.equal(200);
+    expect((await daemon.request('POST', '/v1/hooks/hermes/pre_llm_call', body, headers)).status).to.equal(401);
     expect(await daemon.recorded('UserMessageReceived')).to.have.length(1);
   });
 

@@ -125,6 +125,8 @@ class DaemonClient:
             # A kept-alive connection the daemon had already closed: the request never reached it. Once more, fresh.
             conn = self._fresh(max(deadline - time.monotonic(), 0.001))
             try:
+                # A fresh nonce: the daemon accepts each nonce once.
+                signing = None if registration is None else _Signing(registration, path, payload)
                 return self._checked(self._exchange(conn, path, payload, deadline, signing), signing)
             except _NothingReceived as second:
                 raise DaemonError(str(second.__cause__ or second)) from None
