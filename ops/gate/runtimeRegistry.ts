@@ -40,7 +40,10 @@ export class RuntimeRegistry {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return registry;
       throw error;
     }
-    const stored = (JSON.parse(text) as { registrations?: StoredRegistration[] }).registrations;
+    let stored: StoredRegistration[] | undefined;
+    try { stored = (JSON.parse(text) as { registrations?: StoredRegistration[] }).registrations; } catch (error) {
+      throw new Error(`${path} is not valid JSON (${(error as Error).message}); move it aside to start without registrations (running runtimes then block until restarted)`);
+    }
     if (!Array.isArray(stored)) throw new Error(`${path} holds no registrations list`);
     for (const r of stored) registry.byId.set(r.registrationId, { ...r, key: Buffer.from(r.key, 'base64') });
     return registry;
