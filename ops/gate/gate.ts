@@ -273,7 +273,7 @@ export class Gate {
     const done = await this.sessions.execute(input.childSessionId, () => ({
       type: 'StartSubagent',
       data: { sessionId: input.childSessionId, now: this.now(), parentSessionId: input.parentSessionId, parentKnown, role: input.role ?? null,
-        caller, parentOwner: ownerOf(parent) ?? null },
+        caller, parentOwner: ownerOf(parent) },
     }));
     this.noteAppended(done.position, done.events);
     const refused = refusalIn(done.events);
