@@ -117,10 +117,10 @@ export const resolvePath = (word: string, context: PathContext): ResolvedPath | 
   const prefix = variablePrefix.exec(text);
   if (prefix !== null) {
     const base = prefix[0].includes('HERMES_HOME') ? context.hermesHome : context.home;
-    if (base === null) return fromUnresolved(text.slice(prefix[0].length), prefix[0] === '~' ? '.' : null);
+    if (base === null) return fromUnresolved(text.slice(prefix[0].length));
     text = base + text.slice(prefix[0].length);
   }
-  if (/[$`]/.test(text)) return fromUnresolved(text, null);
+  if (/[$`]/.test(text)) return fromUnresolved(text);
   if (text.startsWith('/')) return { absolute: normalizePath(text), relative: null, unresolved: null };
   const relative = relativeSegments(text);
   const absolute = context.cwd === null ? null : normalizePath(`${context.cwd}/${text}`);
@@ -128,8 +128,8 @@ export const resolvePath = (word: string, context: PathContext): ResolvedPath | 
   return { absolute, relative, unresolved: null, based };
 };
 
-/** The segments after the last unknown variable; a `~` without a known home still names a home. */
-const fromUnresolved = (text: string, _home: string | null): ResolvedPath | null => {
+/** The segments after the last unknown variable (or after a `~` whose home is not known). */
+const fromUnresolved = (text: string): ResolvedPath | null => {
   const segments = text.split('/');
   let last = -1;
   segments.forEach((s, i) => { if (/[$`]/.test(s)) last = i; });
