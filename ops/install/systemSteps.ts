@@ -143,10 +143,11 @@ export const codeStep = (source: string, target: string, tops: readonly string[]
   const have = existsSync(target) ? listTree(target, tops) : new Map<string, CodeEntry>();
   const copy = [...want.values()].filter((e) => !sameEntry(e, have.get(e.rel)) || (e.kind !== 'link' && ownedWrong(join(target, e.rel), e.mode)));
   const remove = [...have.keys()].filter((rel) => !want.has(rel));
+  const files = copy.filter((e) => e.kind === 'file');
   const markerMissing = !existsSync(join(target, marker));
   const targetWrong = existsSync(target) && ownedWrong(target, 0o755);
   const parts = [
-    ...(copy.length > 0 ? [`copy ${copy.filter((e) => e.kind === 'file').length} files (${copy.filter((e) => e.kind !== 'file').length} folders and links)`] : []),
+    ...(copy.length > 0 ? [`copy ${files.length} files (${copy.length - files.length} folders and links)${files.length > 0 && files.length <= 3 ? `: ${files.map((e) => e.rel).join(', ')}` : ''}`] : []),
     ...(remove.length > 0 ? [`remove ${remove.length} entries the source no longer has`] : []),
     ...(markerMissing || targetWrong ? ['mark it as this install\'s copy'] : []),
   ];

@@ -102,7 +102,7 @@ describe('tollgate install system: the daemon as its own user, out of the agent 
       const before = snapshot(root);
       const result = await install('--approver', accounts.current.approver);
       expect(result.exitCode, result.stderr).to.equal(0);
-      expect(result.stdout).to.include('unchanged: nothing to do');
+      expect(result.stdout, result.stdout).to.include('unchanged: nothing to do');
       expect(result.stdout).to.not.match(/^\s+changed/m);
       expect(snapshot(root)).to.deep.equal(before);
     });
@@ -205,7 +205,7 @@ describe('tollgate install system: the daemon as its own user, out of the agent 
     it('install run again while the daemon runs changes nothing (the daemon keeps the modes the install set)', async () => {
       const result = await install('--approver', accounts.current.approver);
       expect(result.exitCode, result.stderr).to.equal(0);
-      expect(result.stdout).to.include('unchanged: nothing to do');
+      expect(result.stdout, result.stdout).to.include('unchanged: nothing to do');
     });
 
     const doctorAs = (user: string, ...extra: string[]) => {
