@@ -4,7 +4,7 @@
  * starts and when, whether the file on disk still matches, and checkpoints the daemon rejected since it started.
  */
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { openLedger, sqlitePath } from '../../adapters/ledger/openLedger.ts';
 import type { Ledger } from '../../adapters/ledger/port.ts';
 import { decodeEvent } from '../../domain/events/codec.ts';
@@ -42,7 +42,9 @@ const openRecorded = async (config: TollgateConfig): Promise<Ledger | string> =>
     // Opening a missing file would create a ledger; doctor only looks.
     if (!existsSync(file)) return `${file} does not exist yet (no daemon has started on it)`;
   }
-  try { return await openLedger(config.ledger.url); } catch (error) { return `cannot open the ledger: ${(error as Error).message}`; }
+  // The daemon's key path (openRuntime), so a ledger outside data.dir does not get a second key beside it.
+  const keyPath = join(resolve(config.data.dir), 'keys', 'checkpoint.ed25519');
+  try { return await openLedger(config.ledger.url, { sqlite: { keyPath } }); } catch (error) { return `cannot open the ledger: ${(error as Error).message}`; }
 };
 
 const changesAt = (history: readonly LoadedConfig[]): { at: LoadedConfig; changes: ReturnType<typeof settingChanges> } | null => {
