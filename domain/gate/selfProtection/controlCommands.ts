@@ -103,7 +103,8 @@ export const uninstallsGuard = ({ program, args }: SimpleCommand): boolean => {
 /** Process names and command lines a signal must not reach: the daemon (node … tollgate serve) and Hermes. */
 const guardedNames = ['node', 'tollgate', 'hermes', 'hermes-agent', 'gateway', 'python', 'python3'];
 const guardedCommandLines = ['node /usr/lib/node_modules/tollgate/bin/tollgate.mjs serve', 'tollgate serve', 'hermes gateway run', 'hermes chat', 'python3 -m hermes_cli.main gateway run'];
-const guardedWords = /tollgate|hermes|gateway|\bnode\b|\.pid\b|pgrep|pidof/;
+// $PPID from the agent's terminal is the runtime itself.
+const guardedWords = /tollgate|hermes|gateway|\bnode\b|\.pid\b|pgrep|pidof|PPID/;
 
 const pkillGrammar = { shortWithValue: 'gGPstuUFn', longWithValue: ['signal', 'pgroup', 'group', 'parent', 'session', 'terminal', 'euid', 'uid', 'pidfile', 'ns', 'nslist'] };
 const killallGrammar = { shortWithValue: 'sunoyZ', longWithValue: ['signal', 'user', 'older-than', 'younger-than', 'context'] };

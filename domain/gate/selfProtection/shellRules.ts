@@ -260,7 +260,7 @@ export const protectionRules: readonly ProtectionRule[] = [
       'kill -9 4242', 'kill 4242', 'kill -s KILL 4242', 'kill -- -4242', 'kill $(pgrep -f tollgate)', 'kill -9 `pgrep -f "tollgate serve"`',
       'kill $(cat data/tollgate.pid)', "pkill -f 'tollgate serve'", 'pkill node', 'pkill -9 -f hermes', 'killall node', 'killall -9 hermes',
       'pkill -f gateway', 'pgrep -f tollgate | xargs kill', 'systemctl stop tollgate', 'systemctl --user restart hermes-gateway',
-      'sudo systemctl disable tollgate.service', 'systemctl mask tollgate', 'service tollgate stop', 'P=4242; kill -9 $P', 'pkill -f "$NAME"',
+      'sudo systemctl disable tollgate.service', 'systemctl mask tollgate', 'service tollgate stop', 'P=4242; kill -9 $P', 'pkill -f "$NAME"', 'kill -9 $PPID', 'kill $(lsof -t /home/agent/project/data/tollgate.sock)',
     ],
     allows: ['kill 1234', 'kill -9 %1', 'pkill -f "vite dev"', 'killall firefox', 'systemctl restart nginx', 'systemctl status tollgate', 'pgrep -f tollgate'],
   },
