@@ -204,6 +204,8 @@ export const ConfigLoaded = eventType('ConfigLoaded', z.object({
     ledgerKind: z.string(),
     socket: z.string(),
     humanSocket: z.string().nullable(),
+    /** What the self-protection floor covers beyond its built-in paths (protection.*). */
+    protection: z.object({ rulesFiles: z.array(z.string()), paths: z.array(z.string()), hermesHomes: z.array(z.string()) }),
   }),
   at: instantSchema,
 }));

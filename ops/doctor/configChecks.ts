@@ -19,6 +19,7 @@ export const describeSettings = (s: ConfigSettings): string => [
   `timeout ${s.timeoutSeconds} s`, `allowlist ${s.allowlistLength} entries`,
   ...Object.entries(s.guardModes).map(([guard, mode]) => `${guard} ${mode}`),
   `ledger ${s.ledgerKind}`, `socket ${s.socket}`, ...(s.humanSocket === null ? [] : [`human socket ${s.humanSocket}`]),
+  ...(s.protection.rulesFiles.length === 0 ? [] : [`protected rules files ${s.protection.rulesFiles.join(' ')}`]),
 ].join(', ');
 
 /** The settings that switch part of the guard off, each with what to do. */

@@ -37,6 +37,11 @@ export const configSettings = (config: TollgateConfig): ConfigSettings => {
     ledgerKind: /^([a-z][a-z0-9+.-]*):/i.exec(config.ledger.url)?.[1]?.toLowerCase() ?? 'unknown',
     socket: resolve(config.server.socket),
     humanSocket: typeof humanSocket === 'string' ? resolve(humanSocket) : null,
+    protection: {
+      rulesFiles: [...config.protection.rules_files],
+      paths: [...config.protection.paths],
+      hermesHomes: [...config.protection.hermes_homes],
+    },
   };
 };
 
@@ -86,6 +91,9 @@ interface SettingRule {
 
 const modeRank: Record<string, number> = { manual: 0, smart: 1, off: 2 };
 const observing = (mode: unknown) => mode === 'observe';
+// Lists are compared as text (equal lists read equal); one loses cover when an entry it had is gone.
+const listed = (items: readonly string[] | undefined) => (items ?? []).join(', ');
+const dropped = (a: unknown, b: unknown) => String(a).split(', ').some((item) => item !== '' && !String(b).split(', ').includes(item));
 
 export const settingRules: readonly SettingRule[] = [
   { name: 'approvals.mode', read: (s) => s.approvalsMode, looser: (a, b) => (modeRank[String(b)] ?? 2) > (modeRank[String(a)] ?? 2) },
@@ -100,6 +108,9 @@ export const settingRules: readonly SettingRule[] = [
   { name: 'ledger kind', read: (s) => s.ledgerKind, looser: (_a, b) => b === 'memory' },
   { name: 'server.socket', read: (s) => s.socket, looser: () => false },
   { name: 'server.human_socket', read: (s) => s.humanSocket, looser: (a, b) => a !== null && b === null },
+  { name: 'protection.rules_files', read: (s) => listed(s.protection?.rulesFiles), looser: dropped },
+  { name: 'protection.paths', read: (s) => listed(s.protection?.paths), looser: dropped },
+  { name: 'protection.hermes_homes', read: (s) => listed(s.protection?.hermesHomes), looser: dropped },
 ];
 
 export interface SettingChange {
@@ -116,4 +127,6 @@ export const settingChanges = (from: ConfigSettings, to: ConfigSettings): Settin
     return a === b ? [] : [{ name: rule.name, from: a ?? null, to: b ?? null, looser: rule.looser(a ?? null, b ?? null) }];
   });
 
-export const describeChange = (change: SettingChange): string => `${change.name} changed ${String(change.from)} → ${String(change.to)}`;
+const shown = (value: unknown) => (value === '' ? '(none)' : String(value));
+
+export const describeChange = (change: SettingChange): string => `${change.name} changed ${shown(change.from)} → ${shown(change.to)}`;

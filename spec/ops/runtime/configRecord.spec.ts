@@ -6,6 +6,7 @@ import { configDigest, configSettings, settingChanges, settingRules, type Config
 const base = configSettings(parseConfig({}));
 const withSettings = (change: Partial<ConfigSettings>): ConfigSettings => ({ ...base, ...change });
 const guards = (change: Record<string, string>) => ({ ...base.guardModes, ...change });
+const protect = (change: Partial<ConfigSettings['protection']>): Partial<ConfigSettings> => ({ protection: { ...base.protection, ...change } });
 
 /** For each rule: from a start (`from`, else the defaults), a change that loosens the guard, and one that does not. */
 const cases: Record<string, { from?: Partial<ConfigSettings>; looser: Partial<ConfigSettings>; notLooser: Partial<ConfigSettings> }> = {
@@ -20,6 +21,9 @@ const cases: Record<string, { from?: Partial<ConfigSettings>; looser: Partial<Co
   'ledger kind': { looser: { ledgerKind: 'memory' }, notLooser: { ledgerKind: 'postgres' } },
   'server.socket': { looser: { socket: '/elsewhere.sock' }, notLooser: { socket: '/elsewhere.sock' } },
   'server.human_socket': { from: { humanSocket: '/run/tollgate/human/tollgate.sock' }, looser: { humanSocket: null }, notLooser: { humanSocket: '/run/tollgate/human/other.sock' } },
+  'protection.rules_files': { from: protect({ rulesFiles: ['AGENTS.md', 'SOUL.md'] }), looser: protect({ rulesFiles: ['SOUL.md'] }), notLooser: protect({ rulesFiles: ['SOUL.md', 'AGENTS.md', 'CLAUDE.md'] }) },
+  'protection.paths': { from: protect({ paths: ['/srv/app/.env'] }), looser: protect({ paths: [] }), notLooser: protect({ paths: ['/srv/app/.env', '/srv/app/keys'] }) },
+  'protection.hermes_homes': { from: protect({ hermesHomes: ['/srv/hermes'] }), looser: protect({ hermesHomes: ['/srv/other'] }), notLooser: protect({ hermesHomes: ['/srv/other', '/srv/hermes'] }) },
 };
 
 describe('ConfigLoaded settings', () => {
@@ -28,6 +32,7 @@ describe('ConfigLoaded settings', () => {
     expect(s).to.include({ yolo: true, allowlistLength: 2, outOfBand: true, ledgerKind: 'memory', approvalsMode: 'manual', timeoutSeconds: 60, humanSocket: null });
     expect(s.socket).to.equal(`${process.cwd()}/x.sock`);
     expect(s.guardModes).to.deep.equal({ fence: 'enforce', leak: 'observe', provenance: 'observe' });
+    expect(configSettings(parseConfig({ protection: { rules_files: ['AGENTS.md'] } })).protection).to.deep.equal({ rulesFiles: ['AGENTS.md'], paths: [], hermesHomes: [] });
   });
 
   it('digests the whole configuration: any change, even outside the guard settings, changes it', () => {
