@@ -88,13 +88,16 @@ export const uninstallsGuard = ({ program, args }: SimpleCommand): boolean => {
   else if (program === 'uv' && (args[0] === 'pip' || args[0] === 'tool')) rest = args.slice(1);
   if (rest !== null) {
     const at = firstOperandIndex(rest, 0);
-    return rest[at] === 'uninstall' && rest.slice(at + 1).some((a) => guardedPackages.test(a));
+    // Installing another version replaces the running one (an old Hermes lets a failing plugin through).
+    return (rest[at] === 'uninstall' || rest[at] === 'install') && rest.slice(at + 1).some((a) => guardedPackages.test(a));
   }
   if (program === 'npm' || program === 'pnpm' || program === 'yarn' || program === 'bun') {
     const at = firstOperandIndex(args, 0, { longWithValue: ['prefix'] });
     const verb = args[at];
-    if (!['uninstall', 'un', 'unlink', 'remove', 'rm', 'r'].includes(verb ?? '')) return false;
     const targets = args.slice(at + 1).filter((a) => !a.startsWith('-'));
+    const global = args.includes('-g') || args.includes('--global');
+    if (global && ['install', 'i', 'add', 'update', 'up'].includes(verb ?? '')) return targets.some((a) => /^tollgate(?:@.*)?$/.test(a));
+    if (!['uninstall', 'un', 'unlink', 'remove', 'rm', 'r'].includes(verb ?? '')) return false;
     return verb === 'unlink' && targets.length === 0 ? true : targets.some((a) => /^tollgate(?:@.*)?$/.test(a));
   }
   return false;
