@@ -60,7 +60,7 @@ export const checkCaller = (command: SessionCommand, state: SessionState): Calle
       if (caller.registrationId === null)
         return command.data.outOfBand === true ? allowed('out-of-band') : refused(caller, 'channel:out-of-band-refused');
       if (ownerOf(state) !== caller.registrationId) return refused(caller, 'channel:not-session-owner');
-      return allowed(`runtime-prompt:${caller.registrationId}/${command.data.surface ?? 'unknown'}`);
+      return allowed(`${runtimePromptPrefix}${caller.registrationId}/${command.data.surface ?? 'unknown'}`);
     }
   }
 };
@@ -74,6 +74,15 @@ const ownerCheck = (caller: Caller, state: SessionState, ownerGone: boolean): Ca
   if (principal !== null && owner !== null && ownerGone) return { kind: 'claim', from: owner, to: principal };
   return refused(caller, 'channel:not-session-owner');
 };
+
+/**
+ * Whether an answer may put its action on the allowlist of every session (`always`). Not when a runtime relayed it:
+ * any process of the agent's user can register as a runtime and answer questions in sessions it opened itself, so a
+ * relayed `always` would let the agent allowlist its own actions for the user's sessions. A relayed `always` counts
+ * for the session it was given in; a lasting entry needs the human channel (or `approvals.allowlist`).
+ */
+export const mayAllowlist = (answeredBy: string | null): boolean => !(answeredBy ?? '').startsWith(runtimePromptPrefix);
+export const runtimePromptPrefix = 'runtime-prompt:';
 
 /**
  * Who may change the allowlist (revoke an `always` entry): the human channel; an unregistered caller only when

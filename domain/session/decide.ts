@@ -15,7 +15,7 @@ import { evolve } from './evolve.ts';
 import type { OpenSession, SessionState } from './sessionState.ts';
 import { ownEntry } from '../encoding/ownEntry.ts';
 import { inProcessCaller, principalOf } from './caller.ts';
-import { checkCaller } from './channelRules.ts';
+import { checkCaller, mayAllowlist } from './channelRules.ts';
 
 /** Questions one session may have waiting for a human at once; further asks are blocked until some are answered. */
 export const maxOpenQuestions = 32;
@@ -142,6 +142,7 @@ const answerApproval = ({ data }: AnswerApproval, state: SessionState, answeredB
   // A held call runs on "once" and nothing more is granted; a retrying runtime needs a one-use grant instead.
   const scope = data.answer === 'deny' ? null
     : data.answer === 'once' ? (pending.resumption === 'retry' ? 'once' : null)
+    : data.answer === 'always' && !mayAllowlist(answeredBy) ? 'session'
     : data.answer;
   if (scope === null) return [answered];
   return [answered, event('GrantIssued', {

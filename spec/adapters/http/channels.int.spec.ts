@@ -100,6 +100,19 @@ describe('principals and channels (daemon over its sockets)', () => {
     expect((await daemon.recorded('ApprovalAnswered'))[0]?.data).to.include({ answeredBy: `runtime-prompt:${hermes.registrationId}/hermes-cli` });
   });
 
+  it('an agent that registers, asks in its own session and answers "always" there allowlists nothing for the user\'s sessions', async () => {
+    await hermes.request('POST', '/v1/hooks/hermes/pre_llm_call', words('victim'));
+    const agent = await registerRuntime(daemon.socket);
+    const own = await hermesSessionWithQuestion(daemon, agent, 'agent-own');
+    expect((await agent.request('POST', `/v1/approvals/${own}`, { answer: 'always', surface: 'hermes-cli' })).json).to.include({ outcome: 'allowed' });
+    const granted = (await daemon.recorded('GrantIssued')).map((e) => (e.data as Json)['scope']);
+    expect(granted, 'a relayed always counts for its own session only').to.deep.equal(['session']);
+    const inVictim = await hermes.request('POST', '/v1/hooks/hermes/pre_tool_call', { session_id: 'victim', tool_name: 'terminal', args: { command: askingCommand } });
+    expect((inVictim.json as Json)['action'], 'the agent\'s own "always" covered the user\'s session').to.equal('approve');
+    const inOwn = await agent.request('POST', '/v1/hooks/hermes/pre_tool_call', { session_id: 'agent-own', tool_name: 'terminal', args: { command: askingCommand }, tool_call_id: 'again' });
+    expect((inOwn.json as Json)['action']).to.equal('allow');
+  });
+
   it('the human socket answers, recorded as human-socket whatever answered_by says', async () => {
     const id = await hermesSessionWithQuestion(daemon, hermes);
     expect((await daemon.human('POST', `/v1/approvals/${id}`, { answer: 'session', answered_by: 'the-agent' })).json).to.include({ outcome: 'allowed' });
