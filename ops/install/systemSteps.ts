@@ -101,7 +101,7 @@ export const removeStep = (path: string, what: string, guard?: () => string | nu
   const present = existsSync(path) || isSymlink(path);
   const refusal = present && guard ? guard() : null;
   return {
-    subject: `${what} ${path}`,
+    subject: `${what} ${path}${refusal === null ? '' : ` (left alone: ${refusal})`}`,
     change: !present ? null : refusal !== null ? null : 'remove',
     apply: () => { if (present && refusal === null) rmSync(path, { recursive: true, force: true }); },
   };

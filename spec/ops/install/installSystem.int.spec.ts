@@ -247,6 +247,16 @@ describe('tollgate install system: the daemon as its own user, out of the agent 
       expect(second.stdout).to.include('unchanged: nothing to do');
     });
 
+    it('leaves a code folder alone that this install did not make (no marker in it)', async () => {
+      const { writeFileSync } = await import('node:fs');
+      mkdirSync(layout.codeDir, { recursive: true });
+      writeFileSync(join(layout.codeDir, 'someone-elses.txt'), 'keep\n');
+      const result = await uninstall();
+      expect(result.stdout).to.match(/left alone: no \.tollgate-system-install/);
+      expect(existsSync(join(layout.codeDir, 'someone-elses.txt'))).to.equal(true);
+      rmSync(layout.codeDir, { recursive: true, force: true });
+    });
+
     it('--purge also removes the configuration, the data, the user and the groups', async () => {
       const result = await uninstall('--purge');
       expect(result.exitCode, result.stderr).to.equal(0);
