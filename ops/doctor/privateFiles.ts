@@ -29,16 +29,17 @@ const looseOf = (path: string): LoosePath | null => {
 };
 
 /** Every path under the data folder (and the ledger's files outside it) that group or others may use. */
-export const loosePaths = (config: TollgateConfig, configPath: string | null = null): { readonly loose: LoosePath[]; readonly files: number } => {
+export const loosePaths = (config: TollgateConfig, configPath: string | null = null): { readonly loose: LoosePath[]; readonly files: number; readonly unreadable: string[] } => {
   const dataDir = resolve(config.data.dir);
   // The configuration file is not data (principal.config checks who may write it), wherever it lies.
   const exclude = [...(privateDataDirRules(config, dataDir).exclude ?? []), ...(configPath === null ? [] : [resolve(configPath)])];
   const loose: LoosePath[] = [];
+  const unreadable: string[] = [];
   let files = 0;
   const note = (path: string) => { const found = looseOf(path); if (found) loose.push(found); };
   const visit = (dir: string) => {
     let entries;
-    try { entries = readdirSync(dir, { withFileTypes: true }); } catch { return; }
+    try { entries = readdirSync(dir, { withFileTypes: true }); } catch { unreadable.push(dir); return; }
     for (const entry of entries) {
       const path = join(dir, entry.name);
       if (exclude.some((e) => inside(path, resolve(e)))) continue;
@@ -62,7 +63,7 @@ export const loosePaths = (config: TollgateConfig, configPath: string | null = n
   }
   const token = resolve(config.server.http.token_file);
   if (!inside(token, dataDir) && existsSync(token)) { files += 1; note(token); }
-  return { loose, files };
+  return { loose, files, unreadable };
 };
 
 const shown = 8;
@@ -71,10 +72,11 @@ export const privateFileChecks = (config: TollgateConfig, configPath: string | n
   const dataDir = resolve(config.data.dir);
   const title = 'private files';
   if (config.ledger.url === 'memory:' && !existsSync(dataDir)) return [ok('data.private', title, `memory ledger; ${dataDir} does not exist`)];
-  const { loose, files } = loosePaths(config, configPath);
+  const { loose, files, unreadable } = loosePaths(config, configPath);
   if (loose.length === 0) {
+    const unseen = unreadable.length > 0 ? `; ${unreadable.join(', ')} cannot be listed by you, so the files inside were not checked (run doctor as the daemon's user for that)` : '';
     return [ok('data.private', title, existsSync(dataDir)
-      ? `${dataDir} is private (no group or other bits on it or on any of its ${files} files)`
+      ? `${dataDir} is private (no group or other bits on it or on any of its ${files} files${unseen ? ' that could be seen' : ''})${unseen}`
       : `${dataDir} does not exist yet (the daemon creates it 0700)`)];
   }
   const listed = loose.slice(0, shown).map((l) => `${l.path} is ${octal(l.mode)}`).join('; ');
