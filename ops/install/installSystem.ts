@@ -20,6 +20,8 @@ import { codeStep, dirStep, fileStep, removeStep, symlinkStep, type Step } from 
 export interface SystemInstallOptions extends SystemLayoutOptions {
   /** Users added to the approvers' group (they answer questions on the human socket). */
   readonly approvers?: readonly string[];
+  /** Users Hermes runs as: refused if they are approvers, in the daemon's group, or root. */
+  readonly agents?: readonly string[];
   /** Write the systemd unit. @defaultValue whether <prefix>/etc/systemd exists */
   readonly systemd?: boolean;
   /** @defaultValue process.execPath */
@@ -68,6 +70,15 @@ export const planSystemInstall = (options: SystemInstallOptions = {}): { layout:
   for (const approver of options.approvers ?? []) {
     if (lookupUser(approver) === null) throw new Error(`--approver ${approver}: no such user`);
     if (approver === layout.user) throw new Error(`--approver ${approver}: the daemon's own user cannot be an approver`);
+  }
+  for (const agent of options.agents ?? []) {
+    const user = lookupUser(agent);
+    if (user === null) throw new Error(`--agent ${agent}: no such user`);
+    const problem = user.uid === 0 ? 'is root'
+      : agent === layout.user ? 'is the daemon\'s own user'
+        : (options.approvers ?? []).includes(agent) || groupsOfUser(agent).includes(layout.approverGroup) ? `is an approver (in ${layout.approverGroup}): it could answer its own questions`
+          : groupsOfUser(agent).includes(layout.group) ? `is in the daemon's group ${layout.group}` : null;
+    if (problem !== null) throw new Error(`--agent ${agent} ${problem}; Hermes must run as a user with none of tollgate's powers`);
   }
   const existingConfig = existsSync(layout.configFile) ? readFileSync(layout.configFile, 'utf8') : null;
   const steps: Step[] = [

@@ -43,6 +43,7 @@ const collect = (value: string, previous: string[]): string[] => [...previous, v
 const systemCommand = (): Command => withSystemOptions(new Command('system')
   .description('The separate-principal setup: the daemon runs as its own system user, and the agent\'s user can neither change tollgate nor answer its questions. Idempotent.'))
   .option('--approver <user>', 'add a user to the approvers\' group (repeatable); never the user Hermes runs as', collect, [])
+  .option('--agent <user>', 'the user Hermes runs as (repeatable): refused if it is an approver, in the daemon\'s group, or root', collect, [])
   .option('--no-systemd', 'do not write the systemd unit and tmpfiles.d entry (default: written when <prefix>/etc/systemd exists)')
   .option('--node <path>', 'the node the unit runs (default: this node)')
   .addHelpText('after', `
@@ -60,15 +61,15 @@ A second run changes nothing and says "unchanged"; an edited configuration keeps
 
 Examples:
   sudo tollgate install system --dry-run
-  sudo tollgate install system --approver alice
+  sudo tollgate install system --approver alice --agent hermes
   sudo tollgate install system --prefix /tmp/root --no-systemd     # try it in a folder`)
-  .action((flags: SystemFlags & { approver: string[]; systemd: boolean; node?: string }, command: Command) => {
+  .action((flags: SystemFlags & { approver: string[]; agent: string[]; systemd: boolean; node?: string }, command: Command) => {
     requireRoot('tollgate install system', flags.dryRun ?? false);
     const explicitSystemd = command.getOptionValueSource('systemd') === 'cli';
     let report;
     try {
       report = installSystem({
-        ...layoutOptions(flags), approvers: flags.approver, dryRun: flags.dryRun ?? false,
+        ...layoutOptions(flags), approvers: flags.approver, agents: flags.agent, dryRun: flags.dryRun ?? false,
         ...(explicitSystemd ? { systemd: flags.systemd } : {}), ...(flags.node === undefined ? {} : { node: flags.node }),
       });
     } catch (error) {

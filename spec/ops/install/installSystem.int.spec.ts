@@ -66,8 +66,15 @@ describe('tollgate install system: the daemon as its own user, out of the agent 
       expect(lookupUser(accounts.current.daemonUser)).to.equal(null);
     });
 
+    it('refuses an agent user that is also an approver, and changes nothing', async () => {
+      const result = await install('--approver', accounts.current.approver, '--agent', accounts.current.approver);
+      expect(result.exitCode).to.equal(1);
+      expect(result.stderr).to.include(`--agent ${accounts.current.approver} is an approver`);
+      expect(lookupUser(accounts.current.daemonUser)).to.equal(null);
+    });
+
     it('creates the system user, the groups, and each folder and file with its owner and mode', async () => {
-      const result = await install('--approver', accounts.current.approver);
+      const result = await install('--approver', accounts.current.approver, '--agent', accounts.current.agent);
       expect(result.exitCode, result.stderr + result.stdout).to.equal(0);
       const user = lookupUser(accounts.current.daemonUser)!;
       expect(user, 'daemon user').to.not.equal(null);
