@@ -19,24 +19,19 @@ export type ConfigSettings = ConfigLoadedData['settings'];
 
 export const configDigest = (config: TollgateConfig): string => createHash('sha256').update(canonicalJson(config)).digest('hex');
 
-// Keys another part of tollgate may add; read without depending on whether this build has them.
-type MaybeKeys = { approvals: { out_of_band?: unknown }; server: { human_socket?: unknown } };
-
 /** The settings that decide how much the guard lets through. Paths are made absolute, as the daemon uses them. */
 export const configSettings = (config: TollgateConfig): ConfigSettings => {
-  const extra = config as unknown as MaybeKeys;
-  const outOfBand = extra.approvals.out_of_band;
-  const humanSocket = extra.server.human_socket;
+  const humanSocket = config.server.human_socket;
   return {
     approvalsMode: config.approvals.mode,
     yolo: config.approvals.yolo,
-    outOfBand: typeof outOfBand === 'boolean' ? outOfBand : null,
+    outOfBand: config.approvals.out_of_band,
     timeoutSeconds: config.approvals.timeout,
     allowlistLength: config.approvals.allowlist.length,
     guardModes: { fence: config.fence.mode, leak: config.leak.mode, provenance: config.provenance.mode },
     ledgerKind: /^([a-z][a-z0-9+.-]*):/i.exec(config.ledger.url)?.[1]?.toLowerCase() ?? 'unknown',
     socket: resolve(config.server.socket),
-    humanSocket: typeof humanSocket === 'string' ? resolve(humanSocket) : null,
+    humanSocket: humanSocket === null ? null : resolve(humanSocket),
     protection: {
       rulesFiles: [...config.protection.rules_files],
       paths: [...config.protection.paths],

@@ -67,9 +67,9 @@ export const privateDataDirRules = (config: TollgateConfig, dataDir: string): Pi
       if (dirname(ledger) === root) own.push(ledger, ...sqliteCompanions(ledger), checkpointPathFor(ledger));
     } catch { /* a bad URL is reported when the ledger opens */ }
   }
-  const humanSocket = (config.server as { human_socket?: unknown }).human_socket;
+  const humanSocket = config.server.human_socket;
   const exclude: string[] = [];
-  if (typeof humanSocket === 'string') {
+  if (humanSocket !== null) {
     const socket = resolve(humanSocket);
     exclude.push(socket);
     const folder = dirname(socket);
