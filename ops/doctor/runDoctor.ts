@@ -262,7 +262,9 @@ const pluginProbeChecks = (result: PluginProbeResult, python: { python: string; 
   if (p.loaded !== true) {
     checks.push(fail('plugin.probe', title, `Hermes does not load it: ${p.load_error ?? 'unknown reason'} — listed is not active`, 'tollgate install hermes; check HERMES_SAFE_MODE and plugins.disabled'));
   } else if (p.status?.state === 'failed') {
-    checks.push(fail('plugin.probe', title, `the plugin failed to start (${p.status.error ?? '?'}) and blocks every tool call`, 'fix the cause, e.g. its config.json; then restart Hermes'));
+    checks.push(fail('plugin.probe', title, `the plugin failed to start (${p.status.error ?? '?'}) and blocks every tool call`,
+      // The plugin registers with the daemon when Hermes loads it; without that key it trusts no answer.
+      /DaemonError/.test(p.status.error ?? '') ? 'start the daemon (tollgate serve) before Hermes, then restart Hermes' : 'fix the cause, e.g. its config.json; then restart Hermes'));
   } else if (p.hardline?.action !== 'block') {
     const others = (p.pre_tool_call_callbacks ?? []).filter((n) => !/tollgate/.test(n));
     checks.push(fail('plugin.probe', title, `through ${via}, \`${hardlineProbe}\` was answered ${p.hardline?.action ?? 'with nothing (the call would run)'}${others.length > 0 ? `; other pre_tool_call callbacks: ${others.join(', ')}` : ''}`, 'see the checks above; a plugin answering approve before tollgate hides its block'));

@@ -94,15 +94,15 @@ describe('tollgate doctor', function () {
     expect(text.stdout).to.match(/\d+ FAIL, \d+ warn, \d+ ok — the guard is NOT known to be active\n$/);
   });
 
-  it('FAIL: daemon unreachable (and the plugin, failing closed, blocks even plain commands)', async () => {
+  it('FAIL: daemon unreachable (and the plugin, which cannot register with it, starts as its blocking stub)', async () => {
     const nobody = join(dir.path, 'nobody.sock');
     await installFor(nobody);
     const { exitCode, check } = await doctor({ socket: nobody });
     expect(exitCode).to.equal(1);
     expect(check('daemon.reachable').status).to.equal('fail');
     expect(check('plugin.socket').status).to.equal('ok');
-    expect(check('plugin.probe').status).to.equal('warn');
-    expect(check('plugin.probe').detail).to.match(/`rm -rf \/` is blocked, but so is `echo tollgate-doctor`.*could not be asked/);
+    expect(check('plugin.probe')).to.deep.include({ status: 'fail', fix: 'start the daemon (tollgate serve) before Hermes, then restart Hermes' });
+    expect(check('plugin.probe').detail).to.match(/failed to start \(DaemonError: .*\) and blocks every tool call/);
   });
 
   it('warn: the doctor checks another daemon than the one the plugin asks', async () => {
