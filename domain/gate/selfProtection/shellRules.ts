@@ -9,7 +9,7 @@ import {
   detachesGateway, isHermesControl, isTollgateControl, killsGuard, startsUnguardedHermes, uninstallsGuard,
 } from './controlCommands.ts';
 import { containsProtected, matchAbsolute, resolvePath, type PathHit } from './protectedPaths.ts';
-import { contextOf, hitInText, hitOf, type LineScope } from './shellScope.ts';
+import { contextOf, hitInText, wordHit, type LineScope } from './shellScope.ts';
 import { operandsOf, readOnlyPrograms, wordsIn } from './shellOperands.ts';
 
 export type SelfProtectionId =
@@ -31,9 +31,8 @@ const describe = (hit: PathHit): string => hit.what;
 
 /** The first protected path one of the words names, keeping only hits the predicate accepts. */
 const firstHit = (words: readonly string[], command: SimpleCommand, scope: LineScope, accept: (hit: PathHit) => boolean): PathHit | null => {
-  const context = contextOf(scope, command);
   for (const word of words) {
-    const hit = hitOf(word, context, scope.index);
+    const hit = wordHit(scope, command, word);
     if (hit !== null && accept(hit)) return hit;
   }
   return null;
@@ -47,7 +46,7 @@ const socketTarget = (command: SimpleCommand, scope: LineScope): string | null =
   const { program, args } = command;
   const context = contextOf(scope, command);
   const isSocket = (word: string) => {
-    const hit = hitOf(word, context, scope.index);
+    const hit = wordHit(scope, command, word);
     return hit !== null && (hit.kind === 'socket' || hit.kind === 'socket-dir') ? hit.what : null;
   };
   if (program === 'curl' || program === 'wget' || program === 'http' || program === 'xh') {

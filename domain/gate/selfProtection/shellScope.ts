@@ -13,6 +13,8 @@ export interface LineScope {
   readonly cwds: readonly (string | null)[];
   /** Where the directory is unknown: the relative folder `cd` entered from the start, per command. */
   readonly bases: readonly (string | null)[];
+  /** Words already judged on this line (several rows ask about the same words). */
+  readonly judged: Map<string, PathHit | null>;
 }
 
 export const lineScope = (analysis: ShellAnalysis, index: ProtectionIndex, workdir: string | null): LineScope => {
@@ -34,7 +36,7 @@ export const lineScope = (analysis: ShellAnalysis, index: ProtectionIndex, workd
       base = cwd === null && relativeTarget ? (base === null ? target : `${base}/${target}`) : null;
     }
   }
-  return { index, analysis, cwds, bases };
+  return { index, analysis, cwds, bases, judged: new Map() };
 };
 
 const absoluteDir = (word: string, context: PathContext): string | null => {
@@ -45,6 +47,15 @@ const absoluteDir = (word: string, context: PathContext): string | null => {
 export const contextOf = (scope: LineScope, command: SimpleCommand): PathContext => {
   const at = scope.analysis.commands.indexOf(command);
   return { home: scope.index.facts.home, hermesHome: scope.index.facts.hermesHome, cwd: at < 0 ? null : scope.cwds[at] ?? null, base: at < 0 ? null : scope.bases[at] ?? null };
+};
+
+/** What a word of one command of the line names, judged once per line. */
+export const wordHit = (scope: LineScope, command: SimpleCommand, word: string): PathHit | null => {
+  const context = contextOf(scope, command);
+  const key = `${context.cwd ?? ''}\u0000${context.base ?? ''}\u0000${word}`;
+  let hit = scope.judged.get(key);
+  if (hit === undefined) scope.judged.set(key, hit = hitOf(word, context, scope.index));
+  return hit;
 };
 
 /** The protected thing a word of the command names, if any. */
