@@ -50,6 +50,9 @@ export interface ProtectionIndex {
   readonly sockets: readonly string[];
   /** Absolute protected paths, longest first, for a substring search through code and option values. */
   readonly needles: readonly { readonly text: string; readonly kind: HitKind }[];
+  /** The HTTP port as a URL part (`:8787`, `/8787`) and bash's `/dev/tcp/127.0.0.1/8787`; null when HTTP is off. */
+  readonly portInWord: RegExp | null;
+  readonly devTcp: RegExp | null;
 }
 
 const segmentsOf = (path: string): string[] => path.split('/').filter((s) => s !== '');
@@ -75,6 +78,8 @@ export const protectionIndex = (facts: ProtectionFacts): ProtectionIndex => {
     .sort((a, b) => b.text.length - a.text.length);
   const index: ProtectionIndex = {
     facts, entries, homes, rulesFiles: new Set(facts.rulesFiles), needles,
+    portInWord: facts.httpPort === null ? null : new RegExp(`[:/]${facts.httpPort}(?![0-9])`),
+    devTcp: facts.httpPort === null ? null : new RegExp(`^/dev/(?:tcp|udp)/(?:127\\.[0-9.]+|localhost)/${facts.httpPort}$`),
     sockets: entries.filter((e) => e.kind === 'socket').map((e) => e.path),
   };
   cached = { facts, index };

@@ -61,15 +61,16 @@ const socketTarget = (command: SimpleCommand, scope: LineScope): string | null =
     for (const arg of args) for (const part of arg.split(/[:,]/)) { const hit = isSocket(part); if (hit !== null) return hit; }
   }
   const port = scope.index.facts.httpPort;
-  if (port !== null) {
+  const { portInWord, devTcp } = scope.index;
+  if (port !== null && portInWord !== null && devTcp !== null) {
     const portText = String(port);
     // programPath too: `exec 3<>/dev/tcp/127.0.0.1/PORT` reaches the grammar as a program named by that path.
     const words = [command.programPath, ...args, ...command.redirects.map((r) => r.target)];
     const onLoopback = words.some((w) => loopbackHost.test(` ${w}`)) || words.some((w) => /^\/dev\/(?:tcp|udp)\/(?:127\.|localhost)/.test(w));
-    const onPort = words.some((w) => w === portText || new RegExp(`[:/]${portText}(?![0-9])`).test(w));
+    const onPort = words.some((w) => w === portText || portInWord.test(w));
     if (onLoopback && onPort && !readOnlyPrograms.has(program)) return `127.0.0.1:${port}`;
     // bash's own /dev/tcp: any program can reach the port through a redirect.
-    if (command.redirects.some((r) => new RegExp(`^/dev/(?:tcp|udp)/(?:127\\.[0-9.]+|localhost)/${portText}$`).test(r.target))) return `127.0.0.1:${port}`;
+    if (command.redirects.some((r) => devTcp.test(r.target))) return `127.0.0.1:${port}`;
   }
   // Any other program handed a socket path (python -c with the path, a script given it as an argument).
   if (!readOnlyPrograms.has(program)) {
