@@ -6,7 +6,7 @@
  * the daemon's pid and its HTTP port.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { homedir, userInfo } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ProtectedKind, ProtectionFacts } from '../../domain/gate/selfProtection/protectionFacts.ts';
@@ -71,7 +71,18 @@ export const protectedState = (config: TollgateConfig, options: ProtectedStateOp
     rulesFiles: [...config.protection.rules_files],
     pid: options.pid ?? process.pid,
     httpPort: config.server.http.enabled ? config.server.http.port : null,
+    ...daemonUser(), codeRoot,
   };
+};
+
+/** Who the daemon runs as: a signal to every process of that user reaches it. */
+const daemonUser = (): { uid: number | null; user: string | null } => {
+  try {
+    const info = userInfo();
+    return { uid: info.uid >= 0 ? info.uid : null, user: info.username || null };
+  } catch {
+    return { uid: typeof process.getuid === 'function' ? process.getuid() : null, user: null };
+  }
 };
 
 const expandHome = (path: string, home: string | null): string =>

@@ -2,7 +2,7 @@
  * The machine the rule tables' examples are written for (their spec runs every example against these facts):
  * a project in /home/agent/project with tollgate's config and data folder in it, tollgate installed in
  * /opt/tollgate, two Hermes homes and a profile, AGENTS.md and SOUL.md protected, the daemon as pid 4242 with
- * HTTP on port 8787.
+ * HTTP on port 8787, running as the agent's own user (uid 1000) from the clone in /opt/tollgate.
  */
 import type { ProtectionFacts } from './protectionFacts.ts';
 
@@ -25,4 +25,7 @@ export const exampleFacts: ProtectionFacts = {
   rulesFiles: ['AGENTS.md', 'SOUL.md'],
   pid: 4242,
   httpPort: 8787,
+  uid: 1000,
+  user: 'agent',
+  codeRoot: '/opt/tollgate',
 };

@@ -37,6 +37,11 @@ export const protectionFactsSchema = z.object({
   /** The daemon's process id, and its loopback HTTP port when HTTP is enabled. */
   pid: z.number().int().nullable(),
   httpPort: z.number().int().nullable(),
+  /** The daemon's user id and name (`pkill -u` of that user reaches it); absent in older ledgers. */
+  uid: z.number().int().nullable().optional(),
+  user: z.string().nullable().optional(),
+  /** The folder tollgate's code runs from (a clone or the installed package): `npm start` there serves it. */
+  codeRoot: z.string().nullable().optional(),
 });
 export type ProtectionFacts = z.infer<typeof protectionFactsSchema>;
 
