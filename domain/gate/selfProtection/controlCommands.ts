@@ -26,7 +26,20 @@ export const tollgateArguments = (command: SimpleCommand): readonly string[] | n
     return args[at] !== undefined && isTollgateScript(args[at]!) ? args.slice(at + 1) : null;
   }
   const runner = packageRunnerTarget(command);
-  return runner !== null && /^tollgate(?:@.*)?$/.test(runner.name) ? runner.args : null;
+  if (runner !== null && /^tollgate(?:@.*)?$/.test(runner.name)) return runner.args;
+  // `npx tsx ops/cli/main.ts approve …`: a runner that starts a TypeScript/JS runtime on tollgate's entry point.
+  if (runner !== null && /^(?:tsx|ts-node|node|bun)(?:@.*)?$/.test(runner.name)) {
+    const at = firstOperandIndex(runner.args, 0, nodeGrammar);
+    return runner.args[at] !== undefined && isTollgateScript(runner.args[at]!) ? runner.args.slice(at + 1) : null;
+  }
+  // `parallel tollgate approve ::: a b`: GNU parallel runs the words before ::: as a command.
+  if (program === 'parallel' || program === 'rush') {
+    const end = args.findIndex((a) => /^:::+\+?$/.test(a));
+    const words = (end < 0 ? args : args.slice(0, end)).filter((a, i, all) => !a.startsWith('-') || all.slice(0, i).some((w) => !w.startsWith('-')));
+    if (words.length === 0) return null;
+    return tollgateArguments({ ...command, program: programName(words[0]!), programPath: words[0]!, args: words.slice(1), via: [...command.via, 'parallel'] });
+  }
+  return null;
 };
 
 /** `npx X …`, `npm exec X`, `npm x X`, `pnpm exec|dlx X`, `yarn [dlx|exec] X`, `bunx X`: the package it runs. */
@@ -89,14 +102,18 @@ export const uninstallsGuard = ({ program, args }: SimpleCommand): boolean => {
   if (rest !== null) {
     const at = firstOperandIndex(rest, 0);
     // Installing another version replaces the running one (an old Hermes lets a failing plugin through).
-    return (rest[at] === 'uninstall' || rest[at] === 'install') && rest.slice(at + 1).some((a) => guardedPackages.test(a));
+    // A local folder, archive or URL with Hermes' or tollgate's name replaces it as surely as a version does.
+    return (rest[at] === 'uninstall' || rest[at] === 'install')
+      && rest.slice(at + 1).some((a) => guardedPackages.test(a) || (/[/.]|:\/\//.test(a) && /hermes|tollgate/i.test(a)));
   }
   if (program === 'npm' || program === 'pnpm' || program === 'yarn' || program === 'bun') {
     const at = firstOperandIndex(args, 0, { longWithValue: ['prefix'] });
     const verb = args[at];
     const targets = args.slice(at + 1).filter((a) => !a.startsWith('-'));
-    const global = args.includes('-g') || args.includes('--global');
-    if (global && ['install', 'i', 'add', 'update', 'up'].includes(verb ?? '')) return targets.some((a) => /^tollgate(?:@.*)?$/.test(a));
+    const global = args.includes('-g') || args.includes('--global') || args.includes('--location=global');
+    // `npm link` in any form can repoint the global `tollgate` command the hooks run.
+    if (['link', 'ln'].includes(verb ?? '')) return true;
+    if (global && ['install', 'i', 'add', 'update', 'up'].includes(verb ?? '')) return targets.some((a) => /^tollgate(?:@.*)?$/.test(a) || (/[/.]/.test(a) && /tollgate/i.test(a)));
     if (!['uninstall', 'un', 'unlink', 'remove', 'rm', 'r'].includes(verb ?? '')) return false;
     return verb === 'unlink' && targets.length === 0 ? true : targets.some((a) => /^tollgate(?:@.*)?$/.test(a));
   }
@@ -120,9 +137,29 @@ export const killsGuard = (command: SimpleCommand, analysis: ShellAnalysis, pid:
     case 'kill': {
       // Signals are options (-9, -KILL, -s KILL); a negative number after them is a process group.
       const targets = args.filter((a, i) => !(a.startsWith('-') && i === 0) && !['-s', '-n'].includes(args[i - 1] ?? '') && !/^-(?:[A-Za-z]+|-)$/.test(a));
-      if (targets.some((t) => (pid !== null && (t === String(pid) || t === `-${pid}`)) || (/[$`]/.test(t) && guardedWords.test(t)))) return true;
-      // `pgrep -f tollgate | xargs kill`: the pids come from a search for the guard.
-      return command.via.some((v) => v.startsWith('xargs')) && analysis.commands.some((c) => ['pgrep', 'pidof', 'cat', 'ps', 'lsof', 'fuser'].includes(c.program) && c.args.some((a) => guardedWords.test(a)));
+      if (targets.some((t) => namesPid(t, pid) || (/[$`]/.test(t) && guardedWords.test(t)))) return true;
+      // `for p in /proc/[0-9]*; do grep -q tollgate …&& kill ${p#/proc/}`: a pid found at run time by a search for the guard.
+      if (targets.some((t) => /[$`]/.test(t)) && searchesForGuard(analysis)) return true;
+      if (!command.via.some((v) => v.startsWith('xargs'))) return false;
+      // `echo 4242 | xargs kill`: the pids are the static text xargs reads.
+      if (analysis.commands.some((c) => c.program === 'xargs' && c.stdin !== undefined && c.stdin.split(/[\s,]+/).some((t) => namesPid(t, pid)))) return true;
+      // `pgrep -f tollgate | xargs kill`, `ps aux | grep '[t]ollgate' | awk '{print $2}' | xargs kill`: the pids come from a search for the guard.
+      return searchesForGuard(analysis);
+    }
+    case 'skill': case 'snice':
+      // skill's expressions are names, users, pids and terminals, in any order.
+      return args.some((a) => !a.startsWith('-') && (namesPid(a, pid) || guardedNames.includes(programName(a)) || /[$`]/.test(a)));
+    case 'gdb': case 'strace': case 'ltrace': case 'gcore': case 'renice': case 'prlimit': case 'perf': case 'lldb': case 'pstack': case 'eu-stack': {
+      // Attaching a debugger or tracer (or renicing) stops or changes the process it names.
+      const values = args.flatMap((a) => a.replace(/^--?[a-z-]+=/, '').split(','));
+      return values.some((v) => namesPid(v, pid) || (/[$`]/.test(v) && guardedWords.test(v)));
+    }
+    case 'tmux': case 'screen':
+      // The daemon or Hermes may run inside the agent's tmux/screen server.
+      return args.some((a) => ['kill-server', 'kill-session', '-X', 'quit'].includes(a));
+    case 'supervisorctl': {
+      const words = args.filter((a) => !a.startsWith('-'));
+      return ['stop', 'restart', 'remove', 'shutdown', 'signal'].includes(words[0] ?? '') && (words[0] === 'shutdown' || words.slice(1).some((w) => /tollgate|hermes|^all$/i.test(w)));
     }
     case 'pkill': {
       const options = parseOptions(args, pkillGrammar);
@@ -148,6 +185,19 @@ export const killsGuard = (command: SimpleCommand, analysis: ShellAnalysis, pid:
   }
 };
 
+/** A kill target that is the daemon's pid or its process group, written as bash reads a number (`09889`, ` 9889`, `+9889`). */
+const namesPid = (word: string, pid: number | null): boolean => {
+  if (pid === null) return false;
+  const number = /^\s*[+-]?0*([0-9]+)\s*$/.exec(word);
+  return number !== null && Number(number[1]) === pid;
+};
+
+/** Programs that find pids by name, and whether one on the line searches for the guard (as a regex, the way they match). */
+const pidSearchers = new Set(['pgrep', 'pidof', 'ps', 'grep', 'egrep', 'fgrep', 'awk', 'gawk', 'mawk', 'lsof', 'fuser', 'cat', 'sed', 'find']);
+const searchesForGuard = (analysis: ShellAnalysis): boolean =>
+  analysis.commands.some((c) => pidSearchers.has(c.program) && c.args.some((a) => guardedWords.test(a)
+    || (['grep', 'egrep', 'pgrep', 'awk', 'gawk', 'mawk'].includes(c.program) && !a.startsWith('-') && !/[$`]/.test(a) && a.length >= 3 && /[a-z]/i.test(a) && matchesAny(a.replace(/^\/|\/.*$/g, ''), [...guardedCommandLines, ...guardedNames], ''))));
+
 /** Whether a pkill/killall pattern (an extended regex) matches one of the guarded names; an unknown one does. */
 const matchesAny = (pattern: string, names: readonly string[], flags: string): boolean => {
   if (/[$`]/.test(pattern)) return true;
@@ -160,7 +210,8 @@ const matchesAny = (pattern: string, names: readonly string[], flags: string): b
 };
 
 const unguardingVariables = /(?:^|\s)(?:HERMES_SAFE_MODE|HERMES_YOLO_MODE|HERMES_ACCEPT_HOOKS|HERMES_HOME)=/;
-const unguardingFlags = new Set(['--yolo', '--safe-mode', '--accept-hooks']);
+// --ignore-user-config drops config.yaml (the plugin list); --ignore-rules drops the protected AGENTS.md/SOUL.md.
+const unguardingFlags = new Set(['--yolo', '--safe-mode', '--accept-hooks', '--ignore-user-config', '--ignore-rules']);
 
 /** A Hermes started without its plugins, in yolo, with hooks accepted, or on another home: an agent the guard does not see. */
 export const startsUnguardedHermes = (command: SimpleCommand): boolean => {

@@ -2,17 +2,47 @@
  * What Python code given to `execute_code` names: its string literals, and whether it is no more than a read
  * of a file. Deliberately simple and cautious: a literal naming a protected path blocks unless the whole cell is
  * a plain read (open(...) without a write mode, Path.read_text, print) of a file that is not a secret.
+ * Literals glued together in the code (`'toll'+'gate.yaml'`, `''.join([...])`, `os.path.join('a','b')`) are
+ * also read as the one string they make.
  */
 
 const literal = /([rRbBuUfF]{0,2})('''|"""|'|")((?:\\[\s\S]|(?!\2)[^\\])*?)\2/g;
+const oneLiteral = String.raw`(?:[rRbBuU]{0,2})(?:'([^'\\\n]*)'|"([^"\\\n]*)")`;
+const plus = new RegExp(`${oneLiteral}\\s*\\+\\s*${oneLiteral}`);
+const joined = new RegExp(String.raw`(?:''|"")\s*\.join\(\s*[\[(]\s*((?:${oneLiteral}\s*,\s*)*${oneLiteral})\s*,?\s*[\])]\s*\)`);
+const pathJoined = new RegExp(String.raw`os\.path\.join\(\s*((?:${oneLiteral}\s*,\s*)*${oneLiteral})\s*\)`);
+const literalsIn = (list: string): string[] => [...list.matchAll(new RegExp(oneLiteral, 'g'))].map((m) => m[1] ?? m[2] ?? '');
+const quote = (text: string): string => `'${text.replace(/'/g, '')}'`;
+
+/** The code with adjacent literal concatenations folded into one literal (a bounded number of rounds). */
+export const foldLiterals = (code: string): string => {
+  let folded = code;
+  for (let round = 0; round < 64; round++) {
+    const next = folded
+      .replace(plus, (_m, a1, a2, b1, b2) => quote(`${a1 ?? a2 ?? ''}${b1 ?? b2 ?? ''}`))
+      .replace(joined, (_m, list: string) => quote(literalsIn(list).join('')))
+      .replace(pathJoined, (_m, list: string) => quote(literalsIn(list).join('/')));
+    if (next === folded) return folded;
+    folded = next;
+  }
+  return folded;
+};
 
 export const pythonStringLiterals = (code: string): string[] => {
   const out: string[] = [];
   for (const match of code.matchAll(literal)) out.push(match[3]!);
+  const folded = foldLiterals(code);
+  if (folded !== code) for (const match of folded.matchAll(literal)) if (!out.includes(match[3]!)) out.push(match[3]!);
   return out;
 };
 
 /** Calls and names that change files, processes or sockets; one of them and the cell is not a plain read. */
-const changing = /\b(?:write|writelines|write_text|write_bytes|remove|unlink|rmdir|rmtree|rename|replace|move|copy\w*|chmod|chown|symlink|link|truncate|touch|mkdir|makedirs|system|popen|spawn\w*|exec\w*|subprocess|socket|connect|urlopen|requests|http|shutil|kill|signal|sqlite3|open\s*\([^)]*['"][^'"]*[wax+][^'"]*['"])\b/;
+const changing = /\b(?:write|writelines|write_text|write_bytes|remove|unlink|rmdir|rmtree|rename|replace|move|copy\w*|chmod|chown|symlink|link|truncate|touch|mkdir|makedirs|system|popen|spawn\w*|exec\w*|subprocess|socket|connect|urlopen|requests|http|shutil|kill|signal|sqlite3|eval|compile|__import__|getattr|globals|ctypes)\b/;
+/** A mode argument that writes (`open(p, 'w')`, `mode="a+"`), judged before the literals are blanked. */
+const writeMode = /,\s*(?:mode\s*=\s*)?[rRbB]{0,2}(['"])[rbt]*[wax+][rbtwax+]*\1/;
 
-export const isPlainRead = (code: string): boolean => !changing.test(code.replace(literal, '""'));
+export const isPlainRead = (code: string): boolean => !writeMode.test(code) && !changing.test(code.replace(literal, '""'));
+
+/** `print('data/keys')`, `console.log("…")`, `puts '…'`: a literal that is only printed opens nothing. */
+const printedLiteral = /\b(?:print|console\.log|puts|say|echo)\s*\(?\s*(?:[rRbBuUfF]{0,2}(?:'[^'\n]*'|"[^"\n]*")\s*(?:,\s*)?)+\)?/g;
+export const withoutPrintedLiterals = (code: string): string => code.replace(printedLiteral, 'print()');

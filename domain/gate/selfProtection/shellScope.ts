@@ -4,6 +4,7 @@
  */
 import { normalizePath } from '../../shell/shellPaths.ts';
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
+import { withoutPrintedLiterals } from './pythonCode.ts';
 import { matchPath, mentionedPath, resolvePath, type PathContext, type PathHit, type ProtectionIndex } from './protectedPaths.ts';
 
 export interface LineScope {
@@ -67,7 +68,9 @@ export const hitOf = (word: string, context: PathContext, index: ProtectionIndex
 const distinctiveName = /(?:tollgate\.ya?ml|ledger\.db(?:-wal|-shm)?|payloads\.db(?:-wal|-shm)?|tollgate\.sock|http-token)$/;
 
 /** Protected paths inside code or prose: absolute mentions, and path-like tokens (with a '/', or a protected name). */
-export const hitInText = (text: string, context: PathContext, index: ProtectionIndex): PathHit | null => {
+export const hitInText = (raw: string, context: PathContext, index: ProtectionIndex): PathHit | null => {
+  // A literal that is only printed (`python3 -c "print('data/keys')"`) names nothing that is opened.
+  const text = withoutPrintedLiterals(raw);
   const absolute = mentionedPath(text, index);
   if (absolute !== null) return absolute;
   for (const token of text.match(/[^\s'"(),;=[\]{}<>|&]+/g) ?? []) {

@@ -1,0 +1,131 @@
+/**
+ * Code the floor reads as text: what an interpreter runs (`execute_code`, `python3 -c`, `node -e`, `perl -e`,
+ * `tclsh <<<`, a heredoc), and scripts written now to be run later. Deliberately cautious: code that kills a
+ * guarded process, runs what it decoded, reaches tollgate's port, or names a protected path while doing more
+ * than reading is stopped — a block, never an ask, because the floor cannot follow the code any further.
+ */
+import type { PathContext, PathHit, ProtectionIndex } from './protectedPaths.ts';
+import { tollgateReadOnlySubcommands } from './controlCommands.ts';
+import { namesLoopbackPort } from './loopbackHosts.ts';
+import { foldLiterals, isPlainRead, pythonStringLiterals, withoutPrintedLiterals } from './pythonCode.ts';
+import { hitInText } from './shellScope.ts';
+
+export type CodeFindingId = 'kill-guard' | 'hidden-command' | 'socket-client' | 'tollgate-control-command' | 'hermes-control' | 'read-secret' | 'write-protected-path';
+
+export interface CodeFinding {
+  readonly id: CodeFindingId;
+  readonly what: string;
+}
+
+/** A call that sends a signal (Python, Node, Perl, Ruby, Tcl, psutil). */
+const killCall = /\b(?:kill|killpg|pthread_kill|terminate|send_signal|SIGKILL|SIGTERM|SIGSTOP)\b/;
+/** What names the guard's processes: their names, a search for them, or the runtime itself (the parent). */
+const guardedProcessWords = /tollgate|hermes|gateway|pgrep|pidof|getppid|\bppid\b|PPID|\.pid\b/i;
+/** Decoding and then running (or writing) what was decoded: text the floor cannot read. */
+const decoding = /\b(?:b64decode|b32decode|b85decode|a85decode|decodebytes|decodestring|unhexlify|fromhex|codecs\.decode|rot_?13|zlib|bz2|lzma|decompress|marshal\.loads|pickle\.loads|atob|unpack|from_base64)\b|Buffer\.from\([^)]*['"](?:base64|hex)['"]/;
+const running = /\b(?:exec|eval|system|popen|subprocess|spawn\w*|execSync|execFileSync|execv\w*|child_process|compile|open|run_path|run_module|Function|__import__)\b|`/;
+/** Running a file or a download as code: `exec(open(…).read())`, `runpy.run_path`, `exec(urlopen(…))`. */
+const runsForeignCode = /\bexec\s*\(\s*(?:open|compile\s*\(\s*open|urlopen|requests|urllib|input|sys\.stdin)\b|\brunpy\.run_(?:path|module)\b|\beval\s*\(\s*(?:open|input|sys\.stdin)\b/;
+/** Calls that hand a string to a shell. */
+const shellCalls = /\b(?:os\.system|os\.popen|subprocess\.\w+|commands\.getoutput|execSync|exec|spawnSync|spawn|os\.exec\w+|os\.spawn\w+|pty\.spawn|system|qx|`)/;
+
+const tollgateWord = String.raw`(?:^|[\s;&|(\`'"=])(?:[\w./~-]*/)?(?:tollgate(?:\.mjs|\.js)?|ops/cli/main\.ts)`;
+const tollgateCommand = new RegExp(`${tollgateWord}((?:\\s+(?:-c|--config)\\s+\\S+|\\s+-\\S+)*)\\s+([a-z][a-z-]*)`, 'g');
+const hermesCommand = /(?:^|[\s;&|(`'"=])(?:[\w./~-]*\/)?hermes(?:-agent)?(?:\s+(?:-p|--profile)\s+\S+)?\s+(plugins?|config|hooks|setup|uninstall|update|auth|login|logout|model|tools|gateway|profile|claw)\b(?:\s+(\S+))?/g;
+const unguardingHermes = /\bhermes\b[^\n]*\s--(?:yolo|safe-mode|accept-hooks|ignore-user-config|ignore-rules)\b|\b(?:HERMES_SAFE_MODE|HERMES_YOLO_MODE|HERMES_ACCEPT_HOOKS|HERMES_HOME)=/;
+const shellKill = /(?:^|[\s;&|(`'"])(?:pkill|killall|skill|fuser\s+-k|kill)\b[^\n]*?(?:tollgate|hermes|gateway|pgrep|pidof|PPID|\bnode\b|\.pid\b|lsof)/;
+
+/** A tollgate command that answers, serves or installs, or a Hermes command that changes it, named in text. */
+export const controlInText = (text: string): CodeFinding | null => {
+  for (const match of text.matchAll(tollgateCommand)) {
+    const sub = match[2]!;
+    if (!tollgateReadOnlySubcommands.has(sub) && sub !== 'help') return { id: 'tollgate-control-command', what: match[0].trim() };
+  }
+  for (const match of text.matchAll(hermesCommand)) {
+    if (!['list', 'show', 'status', 'ls'].includes(match[2] ?? '')) return { id: 'hermes-control', what: match[0].trim() };
+  }
+  const unguarded = unguardingHermes.exec(text);
+  return unguarded === null ? null : { id: 'hermes-control', what: unguarded[0].trim() };
+};
+
+const pidIn = (text: string, pid: number | null): boolean => pid !== null && new RegExp(`(?<![0-9.])[+]?0*${pid}(?![0-9])`).test(text);
+
+const pathFinding = (hit: PathHit): CodeFinding | null =>
+  hit.kind === 'secret' ? { id: 'read-secret', what: hit.what }
+    : hit.kind === 'socket' || hit.kind === 'socket-dir' ? { id: 'socket-client', what: hit.what }
+      : hit.kind === 'hermes-home' ? null : { id: 'write-protected-path', what: hit.what };
+
+/** What code run by an interpreter would do that the floor stops. */
+export const inlineCodeFindings = (code: string, index: ProtectionIndex, context: PathContext): CodeFinding[] => {
+  const findings: CodeFinding[] = [];
+  const { pid, httpPort } = index.facts;
+  const folded = foldLiterals(code);
+  if (killCall.test(folded) && (pidIn(folded, pid) || guardedProcessWords.test(folded))) findings.push({ id: 'kill-guard', what: 'a signal to the daemon or Hermes' });
+  if ((decoding.test(folded) && running.test(folded)) || runsForeignCode.test(folded)) findings.push({ id: 'hidden-command', what: 'code that runs what it decoded or loaded' });
+  const literals = pythonStringLiterals(code);
+  if (httpPort !== null && literals.some((l) => namesLoopbackPort(l, httpPort))) findings.push({ id: 'socket-client', what: `127.0.0.1:${httpPort}` });
+  // `http+unix://data%2Ftollgate.sock/…` and a glob for the socket (`glob('data/*.sock')`).
+  for (const text of literals) {
+    const unix = /^http\+unix:\/\/([^/]+)/.exec(text);
+    const socketPath = unix === null ? null : decodeURIComponent(unix[1]!);
+    const hit = socketPath === null ? null : hitInText(socketPath, context, index);
+    if (hit !== null && (hit.kind === 'socket' || hit.kind === 'socket-dir')) findings.push({ id: 'socket-client', what: hit.what });
+    if (/\.sock\b/.test(text) && /[*?[]/.test(text) && index.sockets.some((s) => globMatches(text, s))) findings.push({ id: 'socket-client', what: text });
+  }
+  // Strings handed to a shell are command lines: judged as shell text.
+  if (shellCalls.test(folded)) for (const text of literals) findings.push(...shellTextFindings(text, index, context));
+  const control = controlInText(folded);
+  if (control !== null && (shellCalls.test(folded) || /\bsh\b|bash/.test(folded))) findings.push(control);
+  // A protected path named by code that does more than read.
+  const searched = withoutPrintedLiterals(folded);
+  const hit = hitInText(searched, context, index);
+  if (hit !== null && (hit.kind === 'secret' || hit.kind === 'socket' || hit.kind === 'socket-dir' || !isPlainRead(folded))) {
+    const finding = pathFinding(hit);
+    if (finding !== null) findings.push(finding);
+  }
+  return findings;
+};
+
+/** Whether a glob (its last segment matched against the path's name) could name the socket. */
+const globMatches = (glob: string, path: string): boolean => {
+  const name = glob.split('/').pop() ?? glob;
+  const source = name.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]');
+  try {
+    return new RegExp(`^${source}$`).test(path.split('/').pop() ?? path);
+  } catch {
+    return true;
+  }
+};
+
+/** Lines of a shell script that write, delete, move or connect: the commands that may reach a protected path. */
+const writingLine = /(?:>|\b(?:rm|mv|cp|ln|sed\s+-i|tee|truncate|chmod|chown|dd|install|rsync|tar|unzip|unlink|shred|sqlite3|curl|wget|nc|ncat|socat|touch|python[0-9.]*|node|perl|ruby|git)\b)/;
+
+/** What a shell script's text would do that the floor stops (a textual reading: the script is not parsed). */
+export const shellTextFindings = (text: string, index: ProtectionIndex, context: PathContext): CodeFinding[] => {
+  const findings: CodeFinding[] = [];
+  const control = controlInText(text);
+  if (control !== null) findings.push(control);
+  if (shellKill.test(text) || (/\bkill\b/.test(text) && pidIn(text, index.facts.pid))) findings.push({ id: 'kill-guard', what: 'a signal to the daemon or Hermes' });
+  if (/\|\s*(?:ba|z|da|k)?sh\b/.test(text) && /\b(?:base64|xxd|curl|wget)\b/.test(text)) findings.push({ id: 'hidden-command', what: 'decoded or downloaded text run by a shell' });
+  const port = index.facts.httpPort;
+  if (port !== null && text.split(/[\s'"]+/).some((w) => namesLoopbackPort(w, port))) findings.push({ id: 'socket-client', what: `127.0.0.1:${port}` });
+  for (const line of text.split('\n')) {
+    const hit = hitInText(line, context, index);
+    if (hit === null) continue;
+    if (hit.kind === 'secret' || hit.kind === 'socket' || hit.kind === 'socket-dir' || writingLine.test(line)) {
+      const finding = pathFinding(hit);
+      if (finding !== null) findings.push(finding);
+    }
+  }
+  return findings;
+};
+
+/** A file written now that a shell or Python would run later: its name or its first line says which. */
+export const scriptLanguage = (path: string, content: string): 'shell' | 'python' | 'node' | null => {
+  const shebang = /^#!\s*(\S+)(?:\s+(\S+))?/.exec(content);
+  const interpreter = shebang === null ? '' : (shebang[1]!.endsWith('/env') ? shebang[2] ?? '' : shebang[1]!).split('/').pop()!;
+  if (/^(?:ba|z|da|k|mk)?sh$/.test(interpreter) || /\.(?:sh|bash|zsh|ksh)$/.test(path) || /(?:^|\/)\.(?:bashrc|bash_profile|profile|zshrc)$/.test(path)) return 'shell';
+  if (/^python[0-9.]*$/.test(interpreter) || /\.pyw?$/.test(path)) return 'python';
+  if (/^(?:node|nodejs|bun|deno)$/.test(interpreter) || /\.(?:c|m)?js$/.test(path)) return 'node';
+  return null;
+};
