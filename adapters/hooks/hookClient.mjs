@@ -315,6 +315,9 @@ const hermesHook = async (event, socket) => {
       body['args'] = event['tool_input'] === null || event['tool_input'] === undefined ? {} : event['tool_input'];
       // A shell hook can only block: an ask is answered with a block naming the question (retry after approval).
       body['approve_directive'] = false;
+      // Hermes' shell-hook payload carries the terminal's working directory; relative paths resolve against it.
+      const cwd = nonEmptyString(event['cwd']);
+      if (cwd !== null) body['cwd'] = cwd;
     }
   }
   const reply = await postToDaemon(socket, `/v1/hooks/hermes/${hook}`, body);
@@ -372,6 +375,9 @@ const claudeHook = async (event, socket, options) => {
   const body = { session_id: event['session_id'], tool, args, resumption: options.onAsk === 'prompt' ? 'held' : 'retry' };
   const callId = nonEmptyString(event['tool_use_id']);
   if (callId !== null) body['call_id'] = callId;
+  // The session's working directory: the floor resolves relative paths (`rm -rf data`) against it.
+  const cwd = nonEmptyString(event['cwd']);
+  if (cwd !== null) body['cwd'] = cwd;
   const answer = readToolAnswer(await postToDaemon(socket, '/v1/tool-calls', body));
   if (answer.kind === 'allow') return options.onAllow === 'allow' ? goOn(claudeDecision('allow', `tollgate: ${answer.message}`)) : goOn();
   if (answer.kind === 'ask') {

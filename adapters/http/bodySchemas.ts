@@ -6,6 +6,8 @@ import { z } from 'zod';
 
 const sessionId = z.string().min(1, 'must not be empty').max(512);
 const optionalId = z.string().max(512).nullish().transform((v) => (v === '' || v === undefined ? null : v));
+/** The agent's working directory, for the floor to resolve relative paths; only an absolute one is used. */
+const workingDirectory = z.string().max(4096).nullish().transform((v) => (typeof v === 'string' && v.startsWith('/') ? v : null));
 /** Sender ids are numbers on some platforms (Telegram); they are recorded as text. */
 const senderId = z.union([z.string().max(512), z.number()]).nullish().transform((v) => (v === undefined || v === null || v === '' ? null : String(v)));
 const text = z.string().max(100_000_000);
@@ -31,6 +33,7 @@ export const hermesPreToolCall = z.object({
   tool_call_id: optionalId,
   parent_session_id: optionalId,
   resumption,
+  cwd: workingDirectory,
   /**
    * Whether this Hermes understands `{"action": "approve"}` (newer versions). Hermes 0.18/0.19 ignore an unknown
    * action and run the call, so a plugin on those sends false: an ask is then answered with a block, and the
@@ -68,6 +71,7 @@ export const toolCallBody = z.object({
   call_id: optionalId,
   parent_session_id: optionalId,
   resumption,
+  cwd: workingDirectory,
 });
 
 export const messageBody = z.object({

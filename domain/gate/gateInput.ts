@@ -3,6 +3,7 @@ import type { GateSettings } from '../session/commands.ts';
 import type { SessionGrant } from '../session/sessionState.ts';
 import type { ShellAnalysis } from '../shell/shellAnalysis.ts';
 import type { ProtectionFacts } from './selfProtection/protectionFacts.ts';
+import type { CallPathFacts } from './selfProtection/callPathFacts.ts';
 
 export interface GateInput {
   readonly tool: string;
@@ -18,4 +19,6 @@ export interface GateInput {
   readonly allowlisted: boolean;
   /** What the self-protection floor protects on this machine; null when the command did not record it. */
   readonly protection: ProtectionFacts | null;
+  /** The working directory, symlinks and folders of this call's paths, looked up before decide; null when unknown. */
+  readonly pathFacts?: CallPathFacts | null;
 }

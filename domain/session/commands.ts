@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { approvalAnswerSchema, instantSchema, resumptionSchema, shellAnalysisSchema } from '../events/schemas.ts';
 import { protectionFactsSchema } from '../gate/selfProtection/protectionFacts.ts';
+import { callPathFactsSchema } from '../gate/selfProtection/callPathFacts.ts';
 import { callerSchema } from './caller.ts';
 
 export const gateSettingsSchema = z.object({
@@ -63,6 +64,8 @@ export const proposeToolCallSchema = z.object({
     settings: gateSettingsSchema,
     /** Protected paths, homes, the daemon's pid and port, computed at gate open (absent in older ledgers). */
     protection: protectionFactsSchema.optional(),
+    /** The agent's working directory, symlinks and folders among the call's paths (absent in older ledgers). */
+    pathFacts: callPathFactsSchema.optional(),
     resumption: resumptionSchema,
     /** Id to give the approval request, should the decision be to ask. */
     approvalId: z.string().min(1),

@@ -4,7 +4,7 @@
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Verdict } from '../../domain/gate/verdict.ts';
 import type { Gate } from '../gate/gate.ts';
 import { parseDurationMs } from '../config/duration.ts';
@@ -121,7 +121,7 @@ const runTool = async (gate: Gate, context: RunContext, step: ToolStep, label: s
   const started = process.hrtime.bigint();
   const verdict = await gate.toolCall({
     sessionId: step.session ?? context.scenario.session.id, tool: step.tool, args: step.args,
-    parentSessionId: step.parent ?? null, resumption: 'held',
+    parentSessionId: step.parent ?? null, resumption: 'held', cwd: step.cwd === undefined ? null : resolve(step.cwd),
   });
   if (verdict.verdict === 'ask') context.lastAsk = verdict.approvalId;
   return judged(context.scenario, label, step, verdict.verdict, verdict.reasons, verdict.message, started, step.expect, step.reason);

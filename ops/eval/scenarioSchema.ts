@@ -14,6 +14,8 @@ const toolStep = z.strictObject({
   args: z.record(z.string(), z.unknown()).default({}),
   session: sessionId.optional(),
   parent: sessionId.optional(),
+  /** The agent's working directory, as a runtime reports it; relative to the folder eval runs in ('.' is that folder). */
+  cwd: z.string().optional(),
   expect: expectation.optional(),
   reason: z.string().optional(),
 });

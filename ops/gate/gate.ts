@@ -24,6 +24,7 @@ import type { SessionState } from '../../domain/session/sessionState.ts';
 import { SessionStore } from './sessionStore.ts';
 import { protectedState } from './protectedState.ts';
 import type { ProtectionFacts } from '../../domain/gate/selfProtection/protectionFacts.ts';
+import { callPathFacts } from './callPathFacts.ts';
 import { inProcessCaller, type Caller } from '../../domain/session/caller.ts';
 import { allowlistChangeBy, ownerOf } from '../../domain/session/channelRules.ts';
 import { RuntimeRegistry, type Registration } from './runtimeRegistry.ts';
@@ -74,6 +75,8 @@ export interface ToolCallInput {
   /** held: the runtime waits for the human; retry: it blocks and the agent retries after approval. */
   readonly resumption?: 'held' | 'retry';
   readonly caller?: Caller;
+  /** The agent's working directory as its runtime reports it (Hermes' TERMINAL_CWD, a hook's `cwd`). */
+  readonly cwd?: string | null;
 }
 
 export interface OutputInput {
@@ -160,12 +163,14 @@ export class Gate {
       const parentSessionId = input.parentSessionId ?? null;
       const parentKnown = parentSessionId !== null && (await this.sessions.state(parentSessionId)).status === 'open';
       const now = this.now();
+      // Symlinks and folders among the call's paths: the file system is read here, before decide, never in it.
+      const pathFacts = callPathFacts({ tool: input.tool, args: input.args, shell: classified.shell, cwd: input.cwd ?? null }, this.protection);
       const done = await this.sessions.execute(input.sessionId, () => ({
         type: 'ProposeToolCall',
         data: {
           sessionId: input.sessionId, now, callId, tool: input.tool, args: { ...input.args }, fingerprint: classified.fingerprint,
           runsShell: classified.runsShell, shell: classified.shell, parentSessionId, parentKnown, allowlisted,
-          settings: this.settings, protection: this.protection, resumption: input.resumption ?? 'held', approvalId: this.deps.newId(),
+          settings: this.settings, protection: this.protection, pathFacts, resumption: input.resumption ?? 'held', approvalId: this.deps.newId(),
           caller: input.caller ?? inProcessCaller,
         },
       }));

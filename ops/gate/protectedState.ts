@@ -2,7 +2,8 @@
  * The facts the self-protection floor needs, computed once when the gate opens (they need the file system, the
  * environment and the process) and recorded in every ProposeToolCall: tollgate's config file, data folder, keys
  * and token, sockets and their folders, the code that runs it (a clone's bin/ and adapters/, or the installed
- * package), every Hermes home (with its profiles), the configured extra paths and rules files, the agent's home,
+ * package; in a clone everything the daemon loads: bin/, adapters/, domain/, ops/, projections/, node_modules/ and
+ * the package and TypeScript settings), every Hermes home (with its profiles), the configured extra paths and rules files, the agent's home,
  * the daemon's pid and its HTTP port.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -25,6 +26,14 @@ export interface ProtectedStateOptions {
 
 /** Folders too shared to protect whole because a socket or file of tollgate's sits in them. */
 const sharedFolders = new Set(['/', '/tmp', '/var/tmp', '/run', '/var/run', '/dev/shm', '/home', '/root', '/usr', '/etc', '/var', '/opt', '/srv']);
+
+/**
+ * What a clone's daemon loads when it starts (tsx runs the TypeScript as is): replacing any of it replaces the
+ * guard. Docs, specs and the README are not loaded and stay writable.
+ */
+export const clonedCode: readonly string[] = [
+  'bin', 'adapters', 'domain', 'ops', 'projections', 'node_modules', 'package.json', 'package-lock.json', 'tsconfig.json',
+];
 
 export const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -53,7 +62,7 @@ export const protectedState = (config: TollgateConfig, options: ProtectedStateOp
   }
   const codeRoot = abs(options.codeRoot ?? packageRoot);
   if (existsSync(join(codeRoot, '.git'))) {
-    for (const part of ['bin', 'adapters']) add(join(codeRoot, part), 'code');
+    for (const part of clonedCode) add(join(codeRoot, part), 'code');
   } else if (!sharedFolders.has(codeRoot)) add(codeRoot, 'code');
   for (const extra of config.protection.paths) add(extra, 'extra');
 

@@ -30,7 +30,7 @@ export const hermesHooks: Readonly<Record<string, { readonly kind: RouteKind; re
     const b = validate(hermesPreToolCall, body);
     const approveDirective = b.approve_directive ?? true;
     const verdict = await decideToolCall(ctx, { sessionId: b.session_id, tool: b.tool_name, args: b.args, callId: b.tool_call_id,
-      parentSessionId: b.parent_session_id, resumption: b.resumption ?? (approveDirective ? 'held' : 'retry'), caller: ctx.caller });
+      parentSessionId: b.parent_session_id, resumption: b.resumption ?? (approveDirective ? 'held' : 'retry'), caller: ctx.caller, cwd: b.cwd });
     return ok(hermesToolReply(verdict, { approveDirective, call: { tool: b.tool_name, args: b.args } }));
   } },
   transform_llm_output: { kind: 'hermes-output', handle: async (ctx, body) => {

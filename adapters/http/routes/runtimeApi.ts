@@ -26,7 +26,7 @@ export const toolCallRoute: Route = {
     ctx.sessionId = sessionIdOf(raw);
     const b = validate(toolCallBody, raw);
     const verdict = await decideToolCall(ctx, { sessionId: b.session_id, tool: b.tool, args: b.args, callId: b.call_id,
-      parentSessionId: b.parent_session_id, resumption: b.resumption ?? 'held', caller: ctx.caller });
+      parentSessionId: b.parent_session_id, resumption: b.resumption ?? 'held', caller: ctx.caller, cwd: b.cwd });
     // An ask carries the call as a human must be shown it (escapes visible), for a runtime that prompts its user.
     return ok({ action: verdict.verdict === 'ask' && verdict.approvalId === null ? 'block' : verdict.verdict, ...verdict,
       ...(verdict.verdict === 'ask' && verdict.approvalId !== null ? { promptText: promptText(b.tool, b.args) } : {}) });

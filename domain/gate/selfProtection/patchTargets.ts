@@ -7,6 +7,8 @@
 
 export interface PatchTargets {
   readonly paths: readonly string[];
+  /** Sources of `Move File` (Hermes runs it as `mv`, so a folder moves with everything in it). */
+  readonly moved: readonly string[];
   /** True when patch mode's text had no header this reader understood. */
   readonly unreadable: boolean;
 }
@@ -20,15 +22,20 @@ export const patchTargets = (args: Readonly<Record<string, unknown>>): PatchTarg
     if (typeof value === 'string') paths.push(value);
   }
   const text = args['patch'];
-  if (typeof text !== 'string') return { paths, unreadable: args['mode'] === 'patch' && paths.length === 0 };
+  if (typeof text !== 'string') return { paths, moved: [], unreadable: args['mode'] === 'patch' && paths.length === 0 };
+  const moved: string[] = [];
   let found = false;
   for (const line of text.split(/\r?\n|\r/)) {
     const match = header.exec(line);
     if (match === null) continue;
     found = true;
     const rest = match[2]!;
-    if (match[1]!.toLowerCase() === 'move') paths.push(...rest.split(/\s*->\s*/).filter((p) => p !== ''));
+    if (match[1]!.toLowerCase() === 'move') {
+      const sides = rest.split(/\s*->\s*/).filter((p) => p !== '');
+      paths.push(...sides);
+      if (sides[0] !== undefined) moved.push(sides[0]);
+    }
     else if (rest !== '') paths.push(rest);
   }
-  return { paths, unreadable: !found };
+  return { paths, moved, unreadable: !found };
 };

@@ -5,6 +5,7 @@
  * judged by the names after it (seed 003, lesson 5: `$X/AGENTS.md` is still AGENTS.md).
  */
 import { normalizePath } from '../../shell/shellPaths.ts';
+import type { CallPathFacts } from './callPathFacts.ts';
 import type { ProtectedKind, ProtectionFacts } from './protectionFacts.ts';
 
 /** What a protected path is; all of them block a write except 'hermes-home', where a change asks. */
@@ -31,6 +32,7 @@ const byNameKinds: ReadonlyMap<string, HitKind> = new Map<string, HitKind>([
 const commonNames = new Set([
   'data', 'bin', 'adapters', 'plugins', 'lib', 'src', 'build', 'dist', 'tmp', 'var', 'etc', 'config', 'keys', 'projections',
   'home', 'run', 'main', 'app', 'test', 'spec', 'node_modules', 'config.yaml', '.env', 'auth.json', 'settings.json',
+  'domain', 'ops', 'package.json', 'package-lock.json', 'tsconfig.json',
 ]);
 
 interface Entry {
@@ -53,7 +55,19 @@ export interface ProtectionIndex {
   /** The HTTP port as a URL part (`:8787`, `/8787`) and bash's `/dev/tcp/127.0.0.1/8787`; null when HTTP is off. */
   readonly portInWord: RegExp | null;
   readonly devTcp: RegExp | null;
+  /** This call's symlinks (absolute path as written -> real path) and named folders; empty until withCallFacts. */
+  readonly links: ReadonlyMap<string, string>;
+  readonly dirs: ReadonlySet<string>;
 }
+
+const noLinks: ReadonlyMap<string, string> = new Map();
+const noDirs: ReadonlySet<string> = new Set();
+
+/** The index with one call's file-system facts: a path is judged as written and as the link it goes through leads. */
+export const withCallFacts = (index: ProtectionIndex, facts: CallPathFacts | null | undefined): ProtectionIndex => {
+  if (facts == null || (Object.keys(facts.links).length === 0 && facts.dirs.length === 0)) return index;
+  return { ...index, links: new Map(Object.entries(facts.links)), dirs: new Set(facts.dirs) };
+};
 
 const segmentsOf = (path: string): string[] => path.split('/').filter((s) => s !== '');
 
@@ -81,6 +95,7 @@ export const protectionIndex = (facts: ProtectionFacts): ProtectionIndex => {
     portInWord: facts.httpPort === null ? null : new RegExp(`[:/]${facts.httpPort}(?![0-9])`),
     devTcp: facts.httpPort === null ? null : new RegExp(`^/dev/(?:tcp|udp)/(?:127\\.[0-9.]+|localhost)/${facts.httpPort}$`),
     sockets: entries.filter((e) => e.kind === 'socket').map((e) => e.path),
+    links: noLinks, dirs: noDirs,
   };
   cached = { facts, index };
   return index;
@@ -119,6 +134,9 @@ const variablePrefix = /^(?:\$HOME|\$\{HOME\}|~)(?=\/|$)|^(?:\$HERMES_HOME|\$\{H
 export const resolvePath = (word: string, context: PathContext): ResolvedPath | null => {
   if (word === '' || /\s/.test(word)) return null;
   let text = word;
+  // `$PWD`, `$(pwd)`: the working directory, when known.
+  const pwd = /^(?:\$PWD|\$\{PWD\}|\$\(pwd\))(?=\/|$)/.exec(text);
+  if (pwd !== null && context.cwd !== null) text = context.cwd + text.slice(pwd[0].length);
   const prefix = variablePrefix.exec(text);
   if (prefix !== null) {
     const base = prefix[0].includes('HERMES_HOME') ? context.hermesHome : context.home;
@@ -175,7 +193,17 @@ const strictest = (hits: readonly PathHit[]): PathHit | null =>
   hits.reduce<PathHit | null>((best, hit) => best === null || strictness(hit.kind) > strictness(best.kind) ? hit : best, null);
 
 export const matchAbsolute = (path: string, index: ProtectionIndex): PathHit | null => {
-  if (/[*?[]/.test(path)) return matchGlob(path, index);
+  const real = index.links.get(path);
+  const own = matchWritten(path, index);
+  if (real === undefined) return own;
+  return strictest([own, matchWritten(real, index)].filter((h): h is PathHit => h !== null));
+};
+
+/** A word with glob characters or a brace list: bash expands it before the command runs. */
+export const isPattern = (path: string): boolean => /[*?[]/.test(path) || /\{[^{}]*,[^{}]*\}/.test(path);
+
+const matchWritten = (path: string, index: ProtectionIndex): PathHit | null => {
+  if (isPattern(path)) return matchGlob(path, index);
   const hits: PathHit[] = [];
   for (const e of index.entries) if (path === e.path || path.startsWith(e.path + '/')) hits.push({ kind: e.kind, what: e.path });
   for (const h of index.homes) {
@@ -235,51 +263,87 @@ const continuesTail = (segments: readonly string[], e: Entry, innerNames: Readon
   return innerNames !== null && segments.length >= 2 && segments[0] === last && innerNames.has(segments[1]!);
 };
 
-/** A glob: the folder before the first wildcard, or a protected path the pattern would expand to. */
+/**
+ * A pattern (glob or brace list) matched segment by segment against the protected paths: it may name one of them
+ * or something below one (`dat?/ledger.db`, `data/*`), a Hermes home's protected file, or a rules file by name.
+ * A possible match counts as the match.
+ */
 const matchGlob = (path: string, index: ProtectionIndex): PathHit | null => {
-  const segments = segmentsOf(path);
-  const firstWild = segments.findIndex((s) => /[*?[]/.test(s));
-  const dir = '/' + segments.slice(0, firstWild).join('/');
-  const pattern = globRegex(path);
-  const candidates: { path: string; kind: HitKind }[] = [
-    ...index.entries.map((e) => ({ path: e.path, kind: e.kind })),
-    ...index.homes.flatMap((h) => [{ path: h.path, kind: 'hermes-home' as HitKind }, ...[...hermesProtectedNames].map((n) => ({ path: `${h.path}/${n}`, kind: 'hermes-file' as HitKind }))]),
-  ];
+  const pattern = segmentPatterns(path);
   const hits: PathHit[] = [];
-  for (const c of candidates) if (pattern.test(c.path)) hits.push({ kind: c.kind, what: c.path });
-  if (firstWild > 0) {
-    const inside = matchAbsolute(dir, index);
-    if (inside !== null && (inside.kind !== 'hermes-home' || hits.length === 0)) hits.push(inside);
+  const below = (e: Entry): boolean => e.segments.length <= pattern.length && e.segments.every((s, i) => pattern[i]!.test(s));
+  for (const e of index.entries) if (below(e)) hits.push({ kind: e.kind, what: e.path });
+  for (const h of index.homes) {
+    if (!below(h)) continue;
+    const next = pattern[h.segments.length];
+    const names = next === undefined ? [] : [...hermesProtectedNames].filter((n) => next.test(n));
+    hits.push(names.length > 0 ? { kind: 'hermes-file', what: `${h.path}/${names[0]}` } : { kind: 'hermes-home', what: h.path });
+  }
+  const last = pattern[pattern.length - 1];
+  if (last !== undefined) {
+    // A rules file by name only when the pattern spells its start (`AGENT?.md`): `build/*` may hold one, but
+    // refusing every wildcard in every folder would refuse ordinary work.
+    const literal = /^[^*?[{]*/.exec(segmentsOf(path).pop() ?? '')![0];
+    for (const name of index.rulesFiles) if (literal !== '' && name.startsWith(literal) && last.test(name)) hits.push({ kind: 'rules-file', what: name });
+    const parent = pattern[pattern.length - 2];
+    if (parent?.test('.claude') && (last.test('settings.json') || last.test('settings.local.json'))) hits.push({ kind: 'runtime-settings', what: '.claude/settings.json' });
   }
   return strictest(hits);
 };
 
-const globRegex = (glob: string): RegExp => {
+/** One regular expression per segment; a segment without wildcards matches only itself. */
+const segmentPatterns = (path: string): RegExp[] => segmentsOf(path).map((s) => new RegExp(`^${globSource(s)}$`));
+
+const globSource = (glob: string): string => {
   let source = '';
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i]!;
-    if (c === '*') source += '[^/]*';
-    else if (c === '?') source += '[^/]';
+    if (c === '*') source += '.*';
+    else if (c === '?') source += '.';
     else if (c === '[') {
-      const end = glob.indexOf(']', i + 1);
+      const end = glob.indexOf(']', i + 2);
       if (end < 0) { source += '\\['; continue; }
       source += `[${glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
       i = end;
-    } else source += c.replace(/[.+^${}()|\\]/g, '\\$&');
+    } else if (c === '{') {
+      const end = glob.indexOf('}', i + 1);
+      const body = end < 0 ? '' : glob.slice(i + 1, end);
+      if (!body.includes(',')) { source += '\\{'; continue; }
+      source += `(?:${body.split(',').map(globSource).join('|')})`;
+      i = end;
+    } else source += c.replace(/[.+^${}()|\\\]]/g, '\\$&');
   }
-  return new RegExp(`^${source}$`);
+  return source;
 };
 
-/** Whether deleting or moving `path` (absolute) takes a protected path with it. */
-export const containsProtected = (path: string, index: ProtectionIndex): PathHit | null => {
+/**
+ * Whether deleting, moving, chmod-ing, linking to or filling `path` (absolute) reaches a protected path: it is
+ * one, or an ancestor of one (a pattern: may be). With `secretsOnly`, only the keys and token count (a
+ * recursive read of a folder that holds them).
+ */
+export const containsProtected = (path: string, index: ProtectionIndex, secretsOnly = false): PathHit | null => {
+  const real = index.links.get(path);
+  return containsWritten(path, index, secretsOnly) ?? (real === undefined ? null : containsWritten(real, index, secretsOnly));
+};
+
+const containsWritten = (path: string, index: ProtectionIndex, secretsOnly: boolean): PathHit | null => {
   if (path === '/') return null;
-  const glob = /[*?[]/.test(path) ? globRegex(path) : null;
+  const pattern = isPattern(path) ? segmentPatterns(path) : null;
+  const segments = segmentsOf(path);
   for (const e of [...index.entries, ...index.homes]) {
+    if (secretsOnly && e.kind !== 'secret') continue;
     const hit: PathHit = { kind: e.kind === 'hermes-home' ? 'hermes-file' : e.kind, what: e.path };
-    // A Hermes home itself counts: removing it removes its config.yaml, .env and plugins with it.
-    const itself = e.kind === 'hermes-home' && e.path === path;
-    if (itself || (glob === null ? e.path.startsWith(path + '/') : e.segments.some((_, i) => glob.test('/' + e.segments.slice(0, i + 1).join('/'))))) return hit;
+    const above = pattern === null
+      ? segments.length <= e.segments.length && segments.every((s, i) => e.segments[i] === s)
+      : pattern.length <= e.segments.length && pattern.every((p, i) => p.test(e.segments[i]!));
+    // Equal counts too: removing a Hermes home or the data folder removes what is inside it.
+    if (above) return hit;
   }
+  // Any `.claude` folder holds a runtime's hook settings (`rm -rf .claude` removes them).
+  // A pattern names it only when it starts with '.' itself: bash's `*` skips dot files.
+  const last = segments[segments.length - 1] ?? '';
+  const claude = pattern === null ? last === '.claude' : last.startsWith('.') && pattern[pattern.length - 1]!.test('.claude');
+  if (!secretsOnly && claude) return { kind: 'runtime-settings', what: '.claude/settings.json' };
   return null;
 };
 

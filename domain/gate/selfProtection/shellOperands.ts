@@ -20,6 +20,20 @@ export interface Operands {
   readonly code: readonly string[];
   /** True when the program is on the read-only list (then only secret reads matter). */
   readonly readOnly: boolean;
+  /** Where files land in a folder: `cp a b DIR` writes DIR/a, DIR/b (when DIR is a folder; `sure` when the words say so). */
+  readonly landings?: readonly Landing[];
+  /** Folders written into whole (an archive extracted, `git apply`, `rsync src/ DIR`); '.' is the working directory. */
+  readonly fills?: readonly string[];
+  /** Folders read whole (`tar c`, `zip -r`, `grep -r`, `cp -r`, `find -exec`, `git add -f`): their secrets are read. */
+  readonly treeReads?: readonly string[];
+  /** What a new link points at (`ln -s TARGET`, `cp -s`): a link to a protected path reaches it later. */
+  readonly linkTargets?: readonly string[];
+}
+
+export interface Landing {
+  readonly dir: string;
+  readonly names: readonly string[];
+  readonly sure: boolean;
 }
 
 /** Programs that read the files they name and write none (their output goes to stdout). */
@@ -27,7 +41,7 @@ export const readOnlyPrograms: ReadonlySet<string> = new Set([
   'cat', 'head', 'tail', 'less', 'more', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ls', 'stat', 'wc', 'file', 'sha256sum', 'sha1sum',
   'sha512sum', 'md5sum', 'b2sum', 'cksum', 'diff', 'cmp', 'du', 'df', 'realpath', 'readlink', 'basename', 'dirname', 'echo',
   'printf', 'test', '[', '[[', 'tree', 'jq', 'bat', 'nl', 'cut', 'column', 'xxd', 'od', 'hexdump', 'strings', 'base64', 'cd',
-  'pushd', 'popd', 'pwd', 'type', 'which', 'true', 'false', 'sleep', 'date', 'uniq', 'tr', 'fold', 'fmt', 'rev', 'tac', 'zcat',
+  'pushd', 'popd', 'pwd', 'type', 'which', 'true', 'false', 'sleep', 'date', 'tr', 'fold', 'fmt', 'rev', 'tac', 'zcat',
 ]);
 
 /** Programs that run code given in their arguments: paths inside that code count. */
@@ -75,17 +89,94 @@ const programOperands = (command: SimpleCommand): Operands => {
     case 'git': return gitOperands(args, words);
     // tollgate's read-only subcommands read its files (`tollgate verify --config tollgate.yaml`); the rest are refused anyway.
     case 'tollgate': return isTollgateControl(command) ? writeAll(words) : { ...none, reads: words };
-    case 'cp': case 'install': case 'rsync': case 'scp': return copyOperands(command, words);
-    case 'mv': return { ...writeAll(words), trees: parseOptions(args, copyGrammar).operands };
+    case 'cp': case 'install': case 'rsync': case 'scp': case 'ln': return copyOperands(command, words);
+    // Every word of mv is written: its sources are removed from where they were.
+    case 'mv': return { ...copyOperands(command, words), writes: words, trees: parseOptions(args, copyGrammar).operands };
     case 'rm': case 'rmdir': case 'shred': case 'unlink':
       return { ...writeAll(words), trees: program === 'rmdir' || isRecursive(args) ? parseOptions(args).operands : [] };
-    case 'chmod': case 'chown': case 'chgrp':
-      return { ...writeAll(words), trees: isRecursive(args) ? parseOptions(args).operands : [] };
+    // A folder made unreadable or re-owned takes what is below it along, recursive or not.
+    case 'chmod': case 'chown': case 'chgrp': return { ...writeAll(words), trees: parseOptions(args).operands };
+    case 'tar': return tarOperands(args, words);
+    case 'unzip': {
+      const options = parseOptions(args, { shortWithValue: 'dx' });
+      const into = options.short.get('d');
+      return { ...none, reads: words, readOnly: false, fills: [typeof into === 'string' ? into : '.'] };
+    }
+    case 'cpio': {
+      const options = parseOptions(args, { shortWithValue: 'DEFHIMOR', longWithValue: ['directory', 'file', 'format'] });
+      const into = options.short.get('D') ?? options.long.get('directory');
+      const extracts = options.short.has('i') || options.long.has('extract') || options.short.has('p') || options.long.has('pass-through');
+      const dir = typeof into === 'string' ? into : options.short.has('p') ? options.operands[0] ?? '.' : '.';
+      return extracts ? { ...writeAll(words), fills: [dir] } : { ...none, reads: words };
+    }
+    case 'patch': {
+      const options = parseOptions(args, { shortWithValue: 'pdiroBDFVYzg', longWithValue: ['directory', 'input', 'output', 'strip'] });
+      const into = options.short.get('d') ?? options.long.get('directory');
+      return { ...writeAll(words), fills: [typeof into === 'string' ? into : '.'] };
+    }
+    case 'zip': case '7z': case '7za': {
+      const recursive = args.some((a) => /^-[a-zA-Z]*r/.test(a) || a === '--recurse-paths') || program !== 'zip';
+      return { ...writeAll(words), treeReads: recursive ? parseOptions(args).operands.slice(program === 'zip' ? 1 : 2) : [] };
+    }
+    // `uniq IN OUT`: the second operand is written.
+    case 'uniq': {
+      const operands = parseOptions(args, { shortWithValue: 'fsw', longWithValue: ['skip-fields', 'skip-chars', 'check-chars', 'group', 'all-repeated'] }).operands;
+      return { ...none, reads: words, readOnly: false, writes: operands.slice(1, 2) };
+    }
+    // A host folder mounted into a container is as writable there as here (`docker run -v $PWD:/w … rm -rf /w/data`).
+    case 'docker': case 'podman': {
+      const hosts = args.flatMap((a, i) => (a === '-v' || a === '--volume') && args[i + 1] !== undefined ? [args[i + 1]!] : /^(?:-v|--volume=)(.+)$/.exec(a)?.slice(1) ?? [])
+        .filter((v) => !/:ro(?:,|$)/.test(v)).map((v) => v.split(':')[0]!).filter((h) => /^[/.~$]/.test(h));
+      return hosts.length === 0 ? writeAll(words) : { ...writeAll(words), fills: hosts };
+    }
+    case 'grep': case 'egrep': case 'fgrep': case 'rg': case 'ag':
+      return { ...none, reads: words, treeReads: program === 'rg' || program === 'ag' || isRecursive(args) || args.includes('-d') ? words : [] };
     default: break;
   }
+  // Listing names or sizes reads no file's contents (`ls data/keys`, `stat`, `du -sh data`).
+  if (metadataPrograms.has(program)) return none;
   if (readOnlyPrograms.has(program)) return { ...none, reads: words };
   // The code an interpreter runs: its arguments (-c, -e) and a heredoc or here-string it reads.
   return { ...writeAll(words), code: interpreters.test(program) ? [...args, ...(command.stdin === undefined ? [] : [command.stdin])] : [] };
+};
+
+const metadataPrograms: ReadonlySet<string> = new Set(['ls', 'stat', 'du', 'df', 'file', 'tree', 'realpath', 'readlink', 'basename', 'dirname', 'test', '[', '[[', 'cd', 'pushd', 'popd']);
+
+/** tar: the mode letters come bundled first (`tar czf x data`) or as options; -C / --directory is where it extracts. */
+const tarValueLetters = 'fCTXbgKLNVHI';
+const tarOperands = (args: readonly string[], words: readonly string[]): Operands => {
+  let letters = '';
+  let directory: string | null = null;
+  const operands: string[] = [];
+  const pending: string[] = [];
+  const take = (letter: string, value: string | undefined) => { if (letter === 'C' && value !== undefined) directory = value; };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const long = /^--([\w-]+)(?:=(.*))?$/s.exec(arg);
+    if (long !== null) {
+      const name = long[1]!;
+      if (['extract', 'get', 'create', 'append', 'update', 'concatenate', 'catenate'].includes(name)) letters += name === 'get' ? 'x' : name === 'extract' ? 'x' : 'c';
+      if (name === 'directory' || name === 'file' || name === 'files-from' || name === 'exclude-from') {
+        const value = long[2] ?? args[++i];
+        if (name === 'directory' && value !== undefined) directory = value;
+      }
+      continue;
+    }
+    const bundle = i === 0 && !arg.startsWith('-') ? arg : arg.startsWith('-') && arg.length > 1 ? arg.slice(1) : null;
+    if (bundle === null) { if (pending.length > 0) take(pending.shift()!, arg); else operands.push(arg); continue; }
+    for (let k = 0; k < bundle.length; k++) {
+      const letter = bundle[k]!;
+      letters += letter;
+      if (!tarValueLetters.includes(letter)) continue;
+      if (i > 0 && arg.startsWith('-') && k < bundle.length - 1) { take(letter, bundle.slice(k + 1)); break; }
+      pending.push(letter);
+    }
+    // `tar -C dir`, `tar xf a.tar`: the values follow in the order of their letters.
+    while (pending.length > 0 && i + 1 < args.length && !args[i + 1]!.startsWith('-')) take(pending.shift()!, args[++i]);
+  }
+  if (letters.includes('x')) return { ...writeAll(words), fills: [directory ?? '.'] };
+  if (/[cru]/.test(letters)) return { ...writeAll(words), treeReads: operands };
+  return { ...none, reads: words };
 };
 
 const writeAll = (words: readonly string[]): Operands => ({ writes: words, reads: words, trees: [], code: [], readOnly: false });
@@ -114,7 +205,11 @@ const sedOperands = (args: readonly string[]): Operands => {
   const inPlace = options.short.has('i') || options.long.has('in-place') || [...options.long.keys()].some((k) => k.startsWith('in-place'));
   const scriptGiven = options.short.has('e') || options.short.has('f') || options.long.has('expression') || options.long.has('file');
   const files = scriptGiven ? options.operands : options.operands.slice(1);
-  return inPlace ? writeAll(files.flatMap(wordsIn)) : { ...none, reads: files };
+  // The script's own `w FILE` commands and `s///w FILE` flags write files, in place or not.
+  const scripts = [...(scriptGiven ? [...options.short.values(), ...options.long.values()].filter((v): v is string => typeof v === 'string') : []), ...(scriptGiven ? [] : options.operands.slice(0, 1))];
+  const written = scripts.flatMap((s) => [...s.matchAll(/(?:^|[;\n{}]|[0-9$/]|\s)[wW]\s*([^\s;}]+)/g)].map((m) => m[1]!));
+  if (inPlace) return { ...writeAll(files.flatMap(wordsIn)), writes: [...files.flatMap(wordsIn), ...written] };
+  return written.length === 0 ? { ...none, reads: files } : { ...none, reads: files, writes: written, readOnly: false };
 };
 
 const findValueActions = new Set(['-fprint', '-fprint0', '-fprintf', '-fls']);
@@ -123,8 +218,11 @@ const findOperands = (args: readonly string[], words: readonly string[]): Operan
   const starts = firstExpression < 0 ? args : args.slice(0, firstExpression);
   const deletes = args.includes('-delete');
   const outputs = args.flatMap((a, i) => findValueActions.has(a) && args[i + 1] !== undefined ? [args[i + 1]!] : []);
-  if (!deletes && outputs.length === 0) return { ...none, reads: words };
-  return { writes: deletes ? [...starts, ...outputs] : outputs, reads: words, trees: deletes ? starts : [], code: [], readOnly: false };
+  // `find data -type f -exec cat {} +`: whatever it runs is run on every file below the starts.
+  const runs = args.some((a) => a === '-exec' || a === '-execdir' || a === '-ok' || a === '-okdir');
+  const treeReads = runs ? starts : [];
+  if (!deletes && outputs.length === 0) return { ...none, reads: words, treeReads };
+  return { writes: deletes ? [...starts, ...outputs] : outputs, reads: words, trees: deletes ? starts : [], code: [], readOnly: false, treeReads };
 };
 
 const gitValueOptions = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path']);
@@ -140,20 +238,52 @@ const gitOperands = (args: readonly string[], words: readonly string[]): Operand
       i += 2;
     } else i += 1;
   }
-  // `git -C <protected> …` works inside that folder whatever the subcommand; reading subcommands elsewhere only read.
-  if (where.length > 0) return { ...writeAll(words), writes: [...where, ...words] };
   const sub = args[i];
-  return sub !== undefined && gitReadSubcommands.has(sub) ? { ...none, reads: words } : writeAll(words);
+  const rest = args.slice(i + 1);
+  // Subcommands that rewrite the work tree: inside or above a protected path they may replace it.
+  const fills = sub !== undefined && rewritesWorkTree(sub, rest) ? [where[where.length - 1] ?? '.'] : [];
+  // `git add -f data`: forced past .gitignore, the keys go into the index (and out with the next push).
+  const treeReads = sub === 'add' && rest.some((a) => a === '-f' || a === '--force' || /^-[a-zA-Z]*f/.test(a)) ? parseOptions(rest).operands : [];
+  // `git -C <protected> …` works inside that folder whatever the subcommand; reading subcommands elsewhere only read.
+  if (where.length > 0) return { ...writeAll(words), writes: [...where, ...words], fills, treeReads };
+  return sub !== undefined && gitReadSubcommands.has(sub) ? { ...none, reads: words } : { ...writeAll(words), fills, treeReads };
 };
 
-/** cp, install, rsync, scp: sources are read, the destination (last operand or -t DIR) is written. */
+const rewritesWorkTree = (sub: string, rest: readonly string[]): boolean => {
+  switch (sub) {
+    case 'apply': return !rest.some((a) => ['--check', '--stat', '--numstat', '--summary'].includes(a)) || rest.includes('--index');
+    case 'am': case 'clean': case 'restore': case 'cherry-pick': case 'revert': case 'merge': case 'pull': case 'rebase': return true;
+    case 'stash': return !['list', 'show'].includes(rest[0] ?? '');
+    case 'reset': return rest.some((a) => a === '--hard' || a === '--merge' || a === '--keep');
+    // `git checkout -b topic` keeps the work tree; switching to another branch or checking out paths does not.
+    case 'checkout': case 'switch': return !(rest.length === 2 && ['-b', '-B', '-c', '-C'].includes(rest[0]!));
+    default: return false;
+  }
+};
+
+/**
+ * cp, install, rsync, scp, ln, mv: sources are read, the destination (last operand or -t DIR) is written, and
+ * so is DIR/basename of each source when the destination is a folder. A recursive copy reads its sources whole;
+ * `SRC/.` (cp) or `SRC/` (rsync) pours the source's contents into the destination.
+ */
 const copyOperands = (command: SimpleCommand, words: readonly string[]): Operands => {
-  const options = parseOptions(command.args, copyGrammar);
+  const { program, args } = command;
+  const options = parseOptions(args, copyGrammar);
   const target = options.short.get('t') ?? options.long.get('target-directory');
-  if (typeof target === 'string') return { writes: [target], reads: words, trees: [], code: [], readOnly: false };
   const operands = options.operands;
-  const destination = operands.length >= 2 ? operands[operands.length - 1]! : operands[0];
+  const directory = typeof target === 'string' ? target : operands.length >= 2 ? operands[operands.length - 1]! : program === 'ln' ? '.' : null;
+  const sources = typeof target === 'string' ? operands : operands.length >= 2 ? operands.slice(0, -1) : program === 'ln' ? operands : [];
+  const recursive = program === 'mv' || (program === 'rsync' ? options.short.has('a') || isRecursive(args) || options.long.has('archive')
+    : options.short.has('a') || options.long.has('archive') || isRecursive(args));
+  // A symbolic or hard link to a protected path is a way to it for a later call.
+  const links = program === 'ln' || options.short.has('s') || options.long.has('symbolic-link') || options.short.has('l') ? sources : [];
+  const sure = typeof target === 'string' || (directory !== null && (/\/$|^\.{1,2}$|\/\.{1,2}$|^~$/.test(directory) || sources.length > 1));
+  const pours = (source: string) => program === 'rsync' ? source.endsWith('/') : /(?:^|\/)\.$/.test(source);
+  const fills = recursive && directory !== null && sources.some(pours) ? [directory] : [];
+  const names = sources.filter((s) => !pours(s)).map((s) => s.replace(/\/+$/, '').split('/').pop() ?? '').filter((n) => n !== '' && n !== '..');
+  const landings = directory === null || names.length === 0 ? [] : [{ dir: directory, names, sure }];
   // A link or a backup named on the command line may point anywhere: every option value is also checked as a write.
-  const optionValues = command.args.filter((a) => a.startsWith('-')).flatMap(wordsIn).slice(1);
-  return { writes: destination === undefined ? optionValues : [...wordsIn(destination), ...optionValues], reads: words, trees: [], code: [], readOnly: false };
+  const optionValues = args.filter((a) => a.startsWith('-')).flatMap(wordsIn).slice(1);
+  const writes = typeof target === 'string' ? [target] : directory === null ? optionValues : [...wordsIn(directory), ...optionValues];
+  return { writes, reads: words, trees: [], code: [], readOnly: false, landings, fills, treeReads: recursive && program !== 'mv' ? sources : [], linkTargets: links };
 };

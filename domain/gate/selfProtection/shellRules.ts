@@ -8,9 +8,9 @@ import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 import {
   detachesGateway, isHermesControl, isTollgateControl, killsGuard, startsUnguardedHermes, uninstallsGuard,
 } from './controlCommands.ts';
-import { containsProtected, matchAbsolute, resolvePath, type PathHit } from './protectedPaths.ts';
-import { contextOf, hitInText, wordHit, type LineScope } from './shellScope.ts';
-import { operandsOf, readOnlyPrograms, wordsIn } from './shellOperands.ts';
+import { containsProtected, matchAbsolute, resolvePath, type PathContext, type PathHit } from './protectedPaths.ts';
+import { contextOf, hitInText, hitOf, wordHit, type LineScope } from './shellScope.ts';
+import { operandsOf, readOnlyPrograms, wordsIn, type Landing } from './shellOperands.ts';
 
 export type SelfProtectionId =
   | 'socket-client' | 'read-secret' | 'write-protected-path' | 'tollgate-control-command' | 'hermes-control' | 'uninstall'
@@ -89,10 +89,21 @@ const writesProtected = (command: SimpleCommand, scope: LineScope): string | nul
   const hit = firstHit(operands.writes, command, scope, blocking);
   if (hit !== null) return describe(hit);
   const context = contextOf(scope, command);
-  for (const word of operands.trees) {
-    const resolved = resolvePath(word, context);
-    const inside = resolved?.absolute == null ? null : containsProtected(resolved.absolute, scope.index);
+  // Removed, moved or re-moded whole; poured into (an archive, a patch, a work tree); pointed at by a new link.
+  for (const word of [...operands.trees, ...(operands.fills ?? []), ...(operands.linkTargets ?? [])]) {
+    const inside = treeHit(word, context, scope);
     if (inside !== null) return describe(inside);
+  }
+  for (const word of operands.linkTargets ?? []) {
+    const hit = wordHit(scope, command, word);
+    if (hit !== null) return describe(hit);
+  }
+  // A folder poured into that is itself inside a protected one (`unzip x.zip -d ~/.hermes/plugins`).
+  const poured = firstHit(operands.fills ?? [], command, scope, blocking);
+  if (poured !== null) return describe(poured);
+  for (const landing of operands.landings ?? []) {
+    const hit = landingHit(landing, context, scope);
+    if (hit !== null) return describe(hit);
   }
   for (const text of operands.code) {
     const found = hitInText(text, context, scope.index);
@@ -101,6 +112,11 @@ const writesProtected = (command: SimpleCommand, scope: LineScope): string | nul
   // `echo ~/.hermes/config.yaml | xargs rm`, `find ~/.hermes -exec rm {} \;`: the paths come from elsewhere on the line.
   if (!operands.readOnly && command.via.some((v) => v.startsWith('xargs') || v.startsWith('find'))) {
     // Whatever those paths name, a Hermes home included: the files it is run on lie below them.
+    // A here-string or heredoc fed to xargs counts as such a source (`xargs rm <<< data/ledger.db`).
+    for (const feeder of scope.analysis.commands) {
+      const fed = feeder.stdin === undefined ? null : firstHit(feeder.stdin.split(/[\s\0]+/).filter((w) => w !== ''), feeder, scope, () => true);
+      if (fed !== null) return describe(fed);
+    }
     for (const other of scope.analysis.commands) {
       if (other === command) continue;
       const named = firstHit(other.args.flatMap(wordsIn), other, scope, () => true);
@@ -116,11 +132,37 @@ const writesProtected = (command: SimpleCommand, scope: LineScope): string | nul
   return null;
 };
 
+/** The protected path at or below the folder a word names (or may name: a pattern), once it resolves. */
+const treeHit = (word: string, context: PathContext, scope: LineScope, secretsOnly = false): PathHit | null => {
+  const resolved = resolvePath(word, context);
+  return resolved?.absolute == null ? null : containsProtected(resolved.absolute, scope.index, secretsOnly);
+};
+
+/** DIR/name for each source, when DIR is a folder: the words say so, the file system did, or it is a Hermes home. */
+const landingHit = (landing: Landing, context: PathContext, scope: LineScope): PathHit | null => {
+  const dir = resolvePath(landing.dir, context);
+  if (dir === null) return null;
+  const known = dir.absolute !== null && (scope.index.dirs.has(dir.absolute) || dir.absolute === context.cwd
+    || scope.index.homes.some((h) => h.path === dir.absolute));
+  if (!landing.sure && !known) return null;
+  const base = landing.dir.replace(/\/+$/, '');
+  for (const name of landing.names) {
+    const hit = hitOf(`${base === '' ? '/' : base}/${name}`, context, scope.index);
+    if (hit !== null && blocking(hit)) return hit;
+  }
+  return null;
+};
+
 const readsSecret = (command: SimpleCommand, scope: LineScope): string | null => {
   const operands = operandsOf(command);
   const hit = firstHit(operands.reads, command, scope, (h) => h.kind === 'secret');
   if (hit !== null) return describe(hit);
   const context = contextOf(scope, command);
+  // A folder read whole (`tar c data`, `grep -r . data`, `cp -r data /tmp`) reads the keys inside it.
+  for (const word of operands.treeReads ?? []) {
+    const inside = treeHit(word, context, scope, true);
+    if (inside !== null) return describe(inside);
+  }
   for (const text of operands.code) {
     const found = hitInText(text, context, scope.index);
     if (found?.kind === 'secret') return describe(found);

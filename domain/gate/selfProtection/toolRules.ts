@@ -3,7 +3,7 @@
  * onto them), `read_file` and `search_files` on secrets, and Python given to `execute_code`. Command lines are
  * judged by shellRules.ts.
  */
-import type { PathHit, ProtectionIndex } from './protectedPaths.ts';
+import { containsProtected, resolvePath, type PathContext, type PathHit, type ProtectionIndex } from './protectedPaths.ts';
 import { patchTargets } from './patchTargets.ts';
 import { isPlainRead, pythonStringLiterals } from './pythonCode.ts';
 import { hitInText, hitOf } from './shellScope.ts';
@@ -18,14 +18,19 @@ export interface ToolFinding {
 const writeTools = new Set(['write_file', 'patch']);
 const readTools = new Set(['read_file', 'search_files']);
 
-export const toolFindings = (tool: string, args: Readonly<Record<string, unknown>>, index: ProtectionIndex): ToolFinding[] => {
-  const context = { home: index.facts.home, hermesHome: index.facts.hermesHome, cwd: null };
+export const toolFindings = (tool: string, args: Readonly<Record<string, unknown>>, index: ProtectionIndex, cwd: string | null = null): ToolFinding[] => {
+  const context: PathContext = { home: index.facts.home, hermesHome: index.facts.hermesHome, cwd };
   const findings: ToolFinding[] = [];
   if (writeTools.has(tool)) {
-    const targets = tool === 'patch' ? patchTargets(args) : { paths: stringArgs(args, ['path', 'file_path']), unreadable: false };
+    const targets = tool === 'patch' ? patchTargets(args) : { paths: stringArgs(args, ['path', 'file_path']), moved: [], unreadable: false };
     for (const path of targets.paths) {
       const hit = hitOf(path, context, index);
       if (hit !== null) findings.push(writeFinding(hit));
+    }
+    // `Move File: data -> /tmp/d`, or a folder above a protected path: everything below it moves too.
+    for (const path of targets.moved) {
+      const inside = treeHit(path, context, index);
+      if (inside !== null) findings.push({ id: 'write-protected-path', verdict: 'block', what: inside.what });
     }
     if (targets.unreadable) {
       const text = typeof args['patch'] === 'string' ? args['patch'] : '';
@@ -44,7 +49,7 @@ export const toolFindings = (tool: string, args: Readonly<Record<string, unknown
       if (hit?.kind === 'secret') findings.push({ id: 'read-secret', verdict: 'block', what: hit.what });
     }
   }
-  if (tool === 'execute_code' && typeof args['code'] === 'string') findings.push(...codeFindings(args['code'], index));
+  if (tool === 'execute_code' && typeof args['code'] === 'string') findings.push(...codeFindings(args['code'], index, context));
   return findings;
 };
 
@@ -61,11 +66,19 @@ const stringArgs = (args: Readonly<Record<string, unknown>>, keys: readonly stri
   keys.map((k) => args[k]).filter((v): v is string => typeof v === 'string');
 
 /** A code cell that names a protected path, the socket or the HTTP port; only a plain read of a non-secret passes. */
-const codeFindings = (code: string, index: ProtectionIndex): ToolFinding[] => {
-  const context = { home: index.facts.home, hermesHome: index.facts.hermesHome, cwd: null };
+const codeFindings = (code: string, index: ProtectionIndex, context: PathContext): ToolFinding[] => {
   const plainRead = isPlainRead(code);
   const findings: ToolFinding[] = [];
+  const removesTrees = treeChanging.test(code);
+  const readsTrees = treeReading.test(code);
   for (const text of pythonStringLiterals(code)) {
+    // `shutil.rmtree('.')`, `os.walk('data')`: a folder above a protected path, removed, moved or read whole.
+    if (removesTrees || readsTrees) {
+      const secret = readsTrees ? treeHit(text, context, index, true) : null;
+      if (secret !== null) findings.push({ id: 'read-secret', verdict: 'block', what: secret.what });
+      const inside = removesTrees ? treeHit(text, context, index) : null;
+      if (inside !== null) findings.push({ id: 'write-protected-path', verdict: 'block', what: inside.what });
+    }
     const hit = hitOf(text, context, index) ?? hitInText(text, context, index) ?? namesHermesHome(text);
     if (hit === null) continue;
     if (hit.kind === 'secret') findings.push({ id: 'read-secret', verdict: 'block', what: hit.what });
@@ -76,6 +89,17 @@ const codeFindings = (code: string, index: ProtectionIndex): ToolFinding[] => {
   if (port !== null && new RegExp(`(?<![0-9])${port}(?![0-9])`).test(code) && /127\.0\.0\.1|localhost|::1|0\.0\.0\.0/.test(code))
     findings.push({ id: 'socket-client', verdict: 'block', what: `127.0.0.1:${port}` });
   return findings;
+};
+
+/** Calls that remove, move, re-own or link a whole folder, and calls that read one whole. */
+const treeChanging = /\b(?:rmtree|removedirs|rename|renames|chmod|chown|lchown|symlink|copytree|os\.replace|shutil\.move)\b/;
+const treeReading = /\b(?:walk|rglob|copytree|make_archive|tarfile|zipfile)\b/;
+
+/** The protected path below (or at) a folder a path word names, once it resolves to an absolute path. */
+const treeHit = (word: string, context: PathContext, index: ProtectionIndex, secretsOnly = false): PathHit | null => {
+  if (word === '' || /\s/.test(word)) return null;
+  const resolved = resolvePath(word, context);
+  return resolved?.absolute == null ? null : containsProtected(resolved.absolute, index, secretsOnly);
 };
 
 /** `os.path.join(home, '.hermes', 'config.yaml')`: a literal that is a Hermes home's name or its variable. */

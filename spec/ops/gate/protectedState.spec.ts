@@ -27,10 +27,11 @@ describe('protected-state facts (computed once at gate open)', () => {
     ]);
   });
 
-  it("protects a clone's bin/ and adapters/, not the whole clone", () => {
+  it("protects all the code a clone's daemon loads (bin/, adapters/, domain/, ops/, projections/, node_modules/, package and tsconfig files), not the whole clone nor its docs", () => {
     const { paths } = facts();
-    expect(paths).to.deep.include.members([{ path: join(clone, 'bin'), kind: 'code' }, { path: join(clone, 'adapters'), kind: 'code' }]);
-    expect(paths.map((p) => p.path)).not.to.include(clone);
+    const code = ['bin', 'adapters', 'domain', 'ops', 'projections', 'node_modules', 'package.json', 'package-lock.json', 'tsconfig.json'];
+    expect(paths).to.deep.include.members(code.map((part) => ({ path: join(clone, part), kind: 'code' })));
+    for (const open of [clone, join(clone, 'docs'), join(clone, 'spec'), join(clone, 'README.md')]) expect(paths.map((p) => p.path)).not.to.include(open);
   });
 
   it('finds every Hermes home: $HERMES_HOME, ~/.hermes and its profiles, and the configured ones', () => {

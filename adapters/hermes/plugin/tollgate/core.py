@@ -7,6 +7,7 @@ tool and for ``transform_llm_output`` sends the reply unchecked. So no callback 
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from collections import OrderedDict
 from typing import Any, Callable, Dict, Mapping, Optional
@@ -165,6 +166,9 @@ class TollgateHooks:
             # An ask comes back as "approve" only when this plugin can put the question to a human right now;
             # otherwise the daemon answers a block naming the question, and the retried call passes once.
             "approve_directive": surface is not None,
+            # Where the terminal starts (Hermes' tools/terminal_tool.py reads TERMINAL_CWD, else the process cwd):
+            # the floor resolves relative paths such as `rm -rf data` against it.
+            "cwd": _terminal_cwd(),
         }
         if surface is not None:
             body["resumption"] = "held"
@@ -359,6 +363,15 @@ class TollgateHooks:
 
 
 # ---- helpers ----------------------------------------------------------------------------------------------------
+
+
+def _terminal_cwd() -> Optional[str]:
+    """The terminal's starting directory as Hermes computes it for the local backend; None when unknowable."""
+    try:
+        cwd = os.path.expanduser(os.environ.get("TERMINAL_CWD") or os.getcwd())
+    except OSError:
+        return None
+    return cwd if os.path.isabs(cwd) else None
 
 
 def _text(value: Any) -> str:

@@ -1,0 +1,97 @@
+/**
+ * The file-system facts of one tool call, looked up before decide and recorded in its ProposeToolCall: for each
+ * path word (the file tools' paths, a patch's headers, path-like words and redirect targets of the command line,
+ * path literals of a code cell) resolved as the floor resolves it, its real path when a symlink is on the way
+ * (of the longest prefix that exists) and whether it is a folder. Cheap by design: words without a '/' are
+ * skipped (a relative one is also judged by its cwd-resolved form) and the count is capped.
+ */
+import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { startDirectory, type CallPathFacts } from '../../domain/gate/selfProtection/callPathFacts.ts';
+import { patchTargets } from '../../domain/gate/selfProtection/patchTargets.ts';
+import { isPattern, protectionIndex, resolvePath, type PathContext } from '../../domain/gate/selfProtection/protectedPaths.ts';
+import type { ProtectionFacts } from '../../domain/gate/selfProtection/protectionFacts.ts';
+import { pythonStringLiterals } from '../../domain/gate/selfProtection/pythonCode.ts';
+import { contextOf, lineScope } from '../../domain/gate/selfProtection/shellScope.ts';
+import { wordsIn } from '../../domain/gate/selfProtection/shellOperands.ts';
+import type { ShellAnalysis } from '../../domain/shell/shellAnalysis.ts';
+import { normalizePath } from '../../domain/shell/shellPaths.ts';
+
+/** More paths than this in one call are not looked up (the floor still judges them as written). */
+const maxPaths = 48;
+
+export interface CallPathInput {
+  readonly tool: string;
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly shell: ShellAnalysis | null;
+  /** The agent's working directory as its runtime reported it; only an absolute one is used. */
+  readonly cwd: string | null;
+}
+
+export const callPathFacts = (input: CallPathInput, protection: ProtectionFacts): CallPathFacts => {
+  const cwd = input.cwd !== null && input.cwd.startsWith('/') ? normalizePath(input.cwd) : null;
+  const absolutes = new Set<string>();
+  const context: PathContext = { home: protection.home, hermesHome: protection.hermesHome, cwd };
+  const add = (word: string, at: PathContext = context) => {
+    if (absolutes.size >= maxPaths || !word.includes('/')) return;
+    const absolute = resolvePath(word, at)?.absolute;
+    if (absolute != null) absolutes.add(absolute);
+  };
+  if (cwd !== null) absolutes.add(cwd);
+  const workdir = typeof input.args['workdir'] === 'string' ? input.args['workdir'] : null;
+  for (const key of ['path', 'file_path', 'notebook_path']) if (typeof input.args[key] === 'string') add(input.args[key] as string);
+  if (input.tool === 'patch') for (const path of patchTargets(input.args).paths) add(path);
+  if (input.tool === 'execute_code' && typeof input.args['code'] === 'string') for (const text of pythonStringLiterals(input.args['code'])) add(text);
+  if (input.shell !== null) {
+    const scope = lineScope(input.shell, protectionIndex(protection), startDirectory(workdir, cwd));
+    for (const command of input.shell.commands) {
+      const at = contextOf(scope, command);
+      if (at.cwd !== null) absolutes.add(at.cwd);
+      for (const word of [command.programPath, ...command.args.flatMap(wordsIn), ...command.redirects.map((r) => r.target)]) add(word, at);
+    }
+  }
+  const links: Record<string, string> = {};
+  const dirs: string[] = [];
+  for (const path of absolutes) {
+    const real = realPathOf(path);
+    if (real !== path) links[path] = real;
+    if (!isPattern(path) && isDirectory(real)) dirs.push(path);
+  }
+  return { cwd, links, dirs };
+};
+
+/**
+ * The real path of the longest prefix that exists, with the rest appended (a file not created yet, a glob). A
+ * dangling link on the way is followed by its text: writing through it creates the file it names.
+ */
+const realPathOf = (path: string, depth = 0): string => {
+  const rest: string[] = [];
+  let at = path;
+  for (;;) {
+    try {
+      return rest.length === 0 ? realpathSync.native(at) : join(realpathSync.native(at), ...rest);
+    } catch {
+      if (at === '/' || at === '') return path;
+      const target = depth < 8 ? linkText(at) : null;
+      if (target !== null) return realPathOf(normalizePath(join(resolve(dirname(at), target), ...rest)), depth + 1);
+      rest.unshift(basename(at));
+      at = dirname(at);
+    }
+  }
+};
+
+const linkText = (path: string): string | null => {
+  try {
+    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : null;
+  } catch {
+    return null;
+  }
+};
+
+const isDirectory = (path: string): boolean => {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+};
