@@ -8,7 +8,8 @@ import type { GateInput } from '../gateInput.ts';
 import type { GateLayer, LayerOutcome } from '../layer.ts';
 import { layerVerdict } from '../layer.ts';
 import { noProtectionFacts } from './protectionFacts.ts';
-import { protectionIndex } from './protectedPaths.ts';
+import { startDirectory } from './callPathFacts.ts';
+import { protectionIndex, withCallFacts } from './protectedPaths.ts';
 import { lineScope } from './shellScope.ts';
 import { protectionRules, type SelfProtectionId } from './shellRules.ts';
 import { toolFindings } from './toolRules.ts';
@@ -23,12 +24,14 @@ interface Finding {
 
 const reasonOf: Readonly<Record<SelfProtectionId, string>> = Object.fromEntries(protectionRules.map((r) => [r.id, r.reason])) as never;
 
-export const findSelfProtection = (input: Pick<GateInput, 'tool' | 'args' | 'shell' | 'protection'>): Finding[] => {
-  const index = protectionIndex(input.protection ?? noProtectionFacts);
-  const findings: Finding[] = toolFindings(input.tool, input.args, index);
+export const findSelfProtection = (input: Pick<GateInput, 'tool' | 'args' | 'shell' | 'protection' | 'pathFacts'>): Finding[] => {
+  const index = withCallFacts(protectionIndex(input.protection ?? noProtectionFacts), input.pathFacts);
+  // Relative paths resolve against the tool's workdir, else the agent's working directory; unknown, by their tails.
+  const cwd = input.pathFacts?.cwd ?? null;
+  const findings: Finding[] = toolFindings(input.tool, input.args, index, cwd);
   if (input.shell !== null) {
     const workdir = typeof input.args['workdir'] === 'string' ? input.args['workdir'] : null;
-    const scope = lineScope(input.shell, index, workdir);
+    const scope = lineScope(input.shell, index, startDirectory(workdir, cwd));
     for (const rule of protectionRules) {
       for (const command of input.shell.commands) {
         const what = rule.find(command, scope);
