@@ -10,25 +10,27 @@ import { layerVerdict } from '../layer.ts';
 import { noProtectionFacts } from './protectionFacts.ts';
 import { startDirectory } from './callPathFacts.ts';
 import { protectionIndex, withCallFacts } from './protectedPaths.ts';
+import { commandFindings, commandRuleReasons, toolCallFindings, type CommandRuleId } from './commandRules.ts';
 import { lineScope } from './shellScope.ts';
 import { protectionRules, type SelfProtectionId } from './shellRules.ts';
 import { toolFindings } from './toolRules.ts';
 
 interface Finding {
-  readonly id: SelfProtectionId;
+  readonly id: SelfProtectionId | CommandRuleId;
   readonly verdict: 'block' | 'ask';
   readonly what: string;
   /** The command that reached it, for command lines. */
   readonly command?: string;
 }
 
-const reasonOf: Readonly<Record<SelfProtectionId, string>> = Object.fromEntries(protectionRules.map((r) => [r.id, r.reason])) as never;
+const reasonOf: Readonly<Record<SelfProtectionId | CommandRuleId, string>> = { ...Object.fromEntries(protectionRules.map((r) => [r.id, r.reason])), ...commandRuleReasons } as never;
 
 export const findSelfProtection = (input: Pick<GateInput, 'tool' | 'args' | 'shell' | 'protection' | 'pathFacts'>): Finding[] => {
   const index = withCallFacts(protectionIndex(input.protection ?? noProtectionFacts), input.pathFacts);
   // Relative paths resolve against the tool's workdir, else the agent's working directory; unknown, by their tails.
   const cwd = input.pathFacts?.cwd ?? null;
   const findings: Finding[] = toolFindings(input.tool, input.args, index, cwd);
+  findings.push(...toolCallFindings(input.tool, input.args, index, cwd));
   if (input.shell !== null) {
     const workdir = typeof input.args['workdir'] === 'string' ? input.args['workdir'] : null;
     const scope = lineScope(input.shell, index, startDirectory(workdir, cwd));
@@ -38,6 +40,7 @@ export const findSelfProtection = (input: Pick<GateInput, 'tool' | 'args' | 'she
         if (what !== null) findings.push({ id: rule.id, verdict: rule.verdict, what, command: command.text });
       }
     }
+    findings.push(...commandFindings(input.shell, scope));
   }
   return findings;
 };
