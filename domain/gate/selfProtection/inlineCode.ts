@@ -18,7 +18,7 @@ export interface CodeFinding {
 }
 
 /** A call that sends a signal (Python, Node, Perl, Ruby, Tcl, psutil). */
-const killCall = /\b(?:kill|killpg|pthread_kill|terminate|send_signal|SIGKILL|SIGTERM|SIGSTOP)\b/;
+const killCall = /\b(?:p?kill|killall|killpg|pthread_kill|terminate|send_signal|SIGKILL|SIGTERM|SIGSTOP)\b/;
 /** What names the guard's processes: their names, a search for them, or the runtime itself (the parent). */
 const guardedProcessWords = /tollgate|hermes|gateway|pgrep|pidof|getppid|\bppid\b|PPID|\.pid\b/i;
 /** Decoding and then running (or writing) what was decoded: text the floor cannot read. */
@@ -73,7 +73,8 @@ export const inlineCodeFindings = (code: string, index: ProtectionIndex, context
     if (/\.sock\b/.test(text) && /[*?[]/.test(text) && index.sockets.some((s) => globMatches(text, s))) findings.push({ id: 'socket-client', what: text });
   }
   // Strings handed to a shell are command lines: judged as shell text.
-  if (shellCalls.test(folded)) for (const text of literals) findings.push(...shellTextFindings(text, index, context));
+  // A list of literals is one command line (`subprocess.run(['pkill', '-f', 'tollgate'])`).
+  if (shellCalls.test(folded)) for (const text of [...literals, ...literalLists(folded)]) findings.push(...shellTextFindings(text, index, context));
   const control = controlInText(folded);
   if (control !== null && (shellCalls.test(folded) || /\bsh\b|bash/.test(folded))) findings.push(control);
   // A protected path named by code that does more than read.
@@ -85,6 +86,11 @@ export const inlineCodeFindings = (code: string, index: ProtectionIndex, context
   }
   return findings;
 };
+
+/** The literals of each `[...]` or `(...)` list of literals, joined by spaces. */
+const literalLists = (code: string): string[] =>
+  [...code.matchAll(/[[(]\s*((?:[rRbBuU]{0,2}(?:'[^'\n]*'|"[^"\n]*")\s*,\s*)+[rRbBuU]{0,2}(?:'[^'\n]*'|"[^"\n]*"))\s*,?\s*[\])]/g)]
+    .map((m) => [...m[1]!.matchAll(/'([^'\n]*)'|"([^"\n]*)"/g)].map((l) => l[1] ?? l[2] ?? '').join(' '));
 
 /** Whether a glob (its last segment matched against the path's name) could name the socket. */
 const globMatches = (glob: string, path: string): boolean => {
