@@ -227,6 +227,7 @@ const matchNames = (segments: readonly string[], index: ProtectionIndex): PathHi
   const last = segments[segments.length - 1];
   if (last === undefined) return null;
   if (index.rulesFiles.has(last)) return { kind: 'rules-file', what: last };
+  if (isPattern(last)) { const hit = rulesFileGlob(last, index); if (hit !== null) return hit; }
   if (segments[segments.length - 2] === '.claude' && (last === 'settings.json' || last === 'settings.local.json')) return { kind: 'runtime-settings', what: `.claude/${last}` };
   const hermes = segments.lastIndexOf('.hermes');
   if (hermes >= 0) return insideHermesHome(segments.slice(hermes + 1), segments.slice(0, hermes + 1).join('/'));
@@ -281,14 +282,23 @@ const matchGlob = (path: string, index: ProtectionIndex): PathHit | null => {
   }
   const last = pattern[pattern.length - 1];
   if (last !== undefined) {
-    // A rules file by name only when the pattern spells its start (`AGENT?.md`): `build/*` may hold one, but
-    // refusing every wildcard in every folder would refuse ordinary work.
-    const literal = /^[^*?[{]*/.exec(segmentsOf(path).pop() ?? '')![0];
-    for (const name of index.rulesFiles) if (literal !== '' && name.startsWith(literal) && last.test(name)) hits.push({ kind: 'rules-file', what: name });
+    push(hits, rulesFileGlob(segmentsOf(path).pop() ?? '', index));
     const parent = pattern[pattern.length - 2];
     if (parent?.test('.claude') && (last.test('settings.json') || last.test('settings.local.json'))) hits.push({ kind: 'runtime-settings', what: '.claude/settings.json' });
   }
   return strictest(hits);
+};
+
+/**
+ * A rules file by name only when the pattern spells its start (`AGENT?.md`): `build/*` may hold one, but
+ * refusing every wildcard in every folder would refuse ordinary work.
+ */
+const rulesFileGlob = (segment: string, index: ProtectionIndex): PathHit | null => {
+  const literal = /^[^*?[{]*/.exec(segment)![0];
+  if (literal === '') return null;
+  const pattern = new RegExp(`^${globSource(segment)}$`);
+  for (const name of index.rulesFiles) if (name.startsWith(literal) && pattern.test(name)) return { kind: 'rules-file', what: name };
+  return null;
 };
 
 /** One regular expression per segment; a segment without wildcards matches only itself. */

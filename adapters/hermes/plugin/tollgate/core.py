@@ -166,9 +166,9 @@ class TollgateHooks:
             # An ask comes back as "approve" only when this plugin can put the question to a human right now;
             # otherwise the daemon answers a block naming the question, and the retried call passes once.
             "approve_directive": surface is not None,
-            # Where the terminal starts (Hermes' tools/terminal_tool.py reads TERMINAL_CWD, else the process cwd):
-            # the floor resolves relative paths such as `rm -rf data` against it.
-            "cwd": _terminal_cwd(),
+            # Where the terminal runs (Hermes' tools/terminal_tool.py: the session's recorded cwd after its last
+            # `cd`, else TERMINAL_CWD, else the process cwd): the floor resolves `rm -rf data` against it.
+            "cwd": _terminal_cwd(_text(kw.get("task_id"))),
         }
         if surface is not None:
             body["resumption"] = "held"
@@ -365,10 +365,16 @@ class TollgateHooks:
 # ---- helpers ----------------------------------------------------------------------------------------------------
 
 
-def _terminal_cwd() -> Optional[str]:
-    """The terminal's starting directory as Hermes computes it for the local backend; None when unknowable."""
+def _terminal_cwd(task_id: str) -> Optional[str]:
+    """The terminal's directory as Hermes 0.19 picks it for the local backend; None when unknowable."""
+    recorded = None
     try:
-        cwd = os.path.expanduser(os.environ.get("TERMINAL_CWD") or os.getcwd())
+        from tools.terminal_tool import get_session_cwd  # type: ignore[import-not-found]
+        recorded = get_session_cwd(task_id or None)
+    except Exception:  # an older or newer Hermes without the record: fall back to the seed
+        recorded = None
+    try:
+        cwd = os.path.expanduser(recorded or os.environ.get("TERMINAL_CWD") or os.getcwd())
     except OSError:
         return None
     return cwd if os.path.isabs(cwd) else None

@@ -35,6 +35,9 @@ describe('self-protection for file tools and code cells', () => {
     it('blocks an Add File header', () => expect(patch('*** Add File: ~/.hermes/plugins/evil/__init__.py\n+x')).to.include('block:write-protected-path'));
     it('blocks a Delete File header', () => expect(patch('*** Delete File: data/ledger.db')).to.include('block:write-protected-path'));
     it('blocks a Move whose source is protected', () => expect(patch('*** Move File: ~/.hermes/config.yaml -> /tmp/c.yaml')).to.include('block:write-protected-path'));
+    it('blocks a Move of a protected folder (Hermes moves it whole)', () => expect(patch('*** Move File: /home/agent/project/data -> /tmp/d')).to.include('block:write-protected-path'));
+    it('blocks a Move of an ancestor of a protected path', () => expect(patch('*** Move File: /home/agent/project -> /tmp/p')).to.include('block:write-protected-path'));
+    it('blocks a Move of a whole Hermes home (not only an ask)', () => expect(patch('*** Move File: /srv/hermes-bot -> /srv/hermes-bot.off')).to.include('block:write-protected-path'));
     it('blocks a Move whose destination is protected', () => expect(patch('*** Move File: /tmp/c.yaml -> ~/.hermes/config.yaml')).to.include('block:write-protected-path'));
     it('reads headers with other spacing and case', () => expect(patch('***   update file:   AGENTS.md  ')).to.include('block:write-protected-path'));
     it('blocks a patch it cannot read that mentions a protected path', () =>
@@ -58,6 +61,11 @@ describe('self-protection for file tools and code cells', () => {
     it('blocks writing the config', () => expect(code("open('/home/agent/project/tollgate.yaml', 'w').write('approvals: {yolo: true}')")).to.include('block:write-protected-path'));
     it('blocks connecting to the socket', () => expect(code("import socket\ns = socket.socket(socket.AF_UNIX)\ns.connect('/home/agent/project/data/tollgate.sock')")).to.include('block:socket-client'));
     it('blocks the HTTP port on loopback', () => expect(code("import urllib.request\nurllib.request.urlopen('http://127.0.0.1:8787/v1/approvals')")).to.include('block:socket-client'));
+    it('blocks removing an ancestor of a protected path', () => expect(code("import shutil\nshutil.rmtree('/home/agent/project')")).to.include('block:write-protected-path'));
+    it('blocks walking a folder that holds the keys', () => expect(code("import os\nfor r, d, f in os.walk('/home/agent/project/data'):\n  print(f)")).to.include('block:read-secret'));
+    it('blocks a link to a protected folder', () => expect(code("import os\nos.symlink('/home/agent/project/data', '/tmp/d')")).to.include('block:write-protected-path'));
+    it('allows str.replace with a dot (not a folder rename)', () => expect(code("print('a.b'.replace('.', ','))")).to.deep.equal([]));
+    it('allows removing a folder of its own', () => expect(code("import shutil\nshutil.rmtree('/tmp/build')")).to.deep.equal([]));
     it('blocks reading a key even plainly', () => expect(code("print(open('data/keys/payload-hmac.key').read())")).to.include('block:read-secret'));
     it('blocks building a Hermes path from parts', () => expect(code("import os\np = os.path.join(os.environ['HOME'], '.hermes', 'config.yaml')\nopen(p, 'w').write('')")).to.include('block:write-protected-path'));
     it('blocks deleting the ledger', () => expect(code("import os\nos.remove('data/ledger.db')")).to.include('block:write-protected-path'));
