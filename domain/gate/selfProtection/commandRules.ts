@@ -91,7 +91,8 @@ const killsByFacts = (command: SimpleCommand, scope: LineScope): CommandFinding[
 
 // ---- tollgate started through its package scripts ----
 
-const serveScripts = new Set(['start', 'serve', 'restart', 'dev']);
+// tollgate's package.json: `start` is `node bin/tollgate.mjs serve` (restart runs stop and start).
+const serveScripts = new Set(['start', 'serve', 'restart']);
 const runVerbs = new Set(['run', 'run-script', 'rum', 'urn']);
 const packageDirGrammar = { shortWithValue: 'C', longWithValue: ['prefix', 'cwd', 'dir', 'workspace', 'filter'] };
 
@@ -103,7 +104,7 @@ const packageScript = (command: SimpleCommand): { script: string; dir: string | 
   const dir = [options.long.get('prefix'), options.long.get('cwd'), options.long.get('dir'), options.short.get('C')].find((v): v is string => typeof v === 'string') ?? null;
   const [verb, name] = options.operands;
   if (verb === undefined) return null;
-  if (serveScripts.has(verb) && (program !== 'bun' || verb !== 'dev')) return { script: verb, dir };
+  if (serveScripts.has(verb) && program !== 'bun') return { script: verb, dir };
   if (runVerbs.has(verb) && name !== undefined) return { script: name, dir };
   return null;
 };
@@ -114,7 +115,8 @@ const startsTollgate = (command: SimpleCommand, scope: LineScope): CommandFindin
   const root = scope.index.facts.codeRoot ?? null;
   const context = contextOf(scope, command);
   const where = found.dir === null ? context.cwd : resolvePath(found.dir, context)?.absolute ?? null;
-  // Where it runs is unknown: tollgate's clone may be it, and its start script is `tollgate serve`.
+  // Where it runs is unknown (no cwd from the runtime, no cd): tollgate's clone may be it, and its start script
+  // is `tollgate serve` — fail closed. Runtimes send their cwd, so this is rare.
   if (where === null) return found.dir === null && root === null ? [] : one('tollgate-control-command', command.text);
   return root !== null && (where === root || where.startsWith(`${root}/`)) ? one('tollgate-control-command', command.text) : [];
 };
@@ -286,7 +288,7 @@ export const commandRules: readonly CommandRule[] = [
     find: startsTollgate,
     stops: ['cd /opt/tollgate && npm start', 'cd /opt/tollgate && npm run start -- --config /tmp/evil.yaml', 'npm --prefix /opt/tollgate start',
       'npm run-script serve --prefix /opt/tollgate', 'yarn --cwd /opt/tollgate start', 'pnpm --dir /opt/tollgate start', 'cd /opt/tollgate/bin && npm restart'],
-    allows: ['cd /home/agent/project && npm start', 'npm --prefix /home/agent/app start', 'cd /opt/tollgate && npm test', 'cd /opt/tollgate && npm run bench'],
+    allows: ['cd /home/agent/project && npm run dev', 'cd /home/agent/project && npm start', 'npm --prefix /home/agent/app start', 'cd /opt/tollgate && npm test', 'cd /opt/tollgate && npm run bench'],
   },
   {
     name: 'runs-decoded-or-downloaded-text',

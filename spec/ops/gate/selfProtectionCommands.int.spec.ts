@@ -123,6 +123,17 @@ describe('the self-protection floor against the red team\'s command findings, th
         });
       }
 
+      it('npm start where the runtime says the agent is in tollgate\'s clone is tollgate serve', async () => {
+        const verdict = await gate.toolCall({ sessionId: 's', tool: 'terminal', args: { command: 'npm start' }, cwd: clone });
+        expect(verdict.verdict, verdict.message).to.equal('block');
+        expect(verdict.reasons).to.include('self-protection:tollgate-control-command');
+      });
+
+      it('npm start in another project (the runtime\'s cwd) is not tollgate', async () => {
+        const verdict = await gate.toolCall({ sessionId: 's', tool: 'terminal', args: { command: 'npm start' }, cwd: root });
+        expect(verdict.reasons.filter((r) => r.startsWith('self-protection:')), verdict.message).to.deep.equal([]);
+      });
+
       for (const call of benign) {
         it(`does not stop ${call.tool} ${JSON.stringify(call.args).slice(0, 90)}`, async () => {
           const verdict = await gate.toolCall({ sessionId: 's', tool: call.tool, args: call.args });
