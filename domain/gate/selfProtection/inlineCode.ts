@@ -23,7 +23,9 @@ const killCall = /\b(?:p?kill|killall|killpg|pthread_kill|terminate|send_signal|
 const guardedProcessWords = /tollgate|hermes|gateway|pgrep|pidof|getppid|\bppid\b|PPID|\.pid\b/i;
 /** Decoding and then running (or writing) what was decoded: text the floor cannot read. */
 const decoding = /\b(?:b64decode|b32decode|b85decode|a85decode|decodebytes|decodestring|unhexlify|fromhex|codecs\.decode|rot_?13|zlib|bz2|lzma|decompress|marshal\.loads|pickle\.loads|atob|unpack|from_base64)\b|Buffer\.from\([^)]*['"](?:base64|hex)['"]/;
-const running = /\b(?:exec|eval|system|popen|subprocess|spawn\w*|execSync|execFileSync|execv\w*|child_process|compile|open|run_path|run_module|Function|__import__)\b|`/;
+const running = /\b(?:exec|eval|system|popen|subprocess|spawn\w*|execSync|execFileSync|execv\w*|child_process|compile|run_path|run_module|Function|__import__)\b|`/;
+/** A path that is itself decoded (`open(codecs.decode('gbyytngr.lnzy','rot13'),'w')`): which file it is cannot be read. */
+const decodedPath = /\b(?:open|Path|remove|unlink|rmtree|rename|replace|chmod|symlink|writeFileSync|unlinkSync|rmSync)\s*\(\s*(?:codecs\.decode|base64\.\w+|bytes\.fromhex|binascii\.\w+|zlib\.\w+|[\w.]*decode|Buffer\.from|atob)\s*\(/;
 /** Running a file or a download as code: `exec(open(…).read())`, `runpy.run_path`, `exec(urlopen(…))`. */
 const runsForeignCode = /\bexec\s*\(\s*(?:open|compile\s*\(\s*open|urlopen|requests|urllib|input|sys\.stdin)\b|\brunpy\.run_(?:path|module)\b|\beval\s*\(\s*(?:open|input|sys\.stdin)\b/;
 /** Calls that hand a string to a shell. */
@@ -61,7 +63,7 @@ export const inlineCodeFindings = (code: string, index: ProtectionIndex, context
   const { pid, httpPort } = index.facts;
   const folded = foldLiterals(code);
   if (killCall.test(folded) && (pidIn(folded, pid) || guardedProcessWords.test(folded))) findings.push({ id: 'kill-guard', what: 'a signal to the daemon or Hermes' });
-  if ((decoding.test(folded) && running.test(folded)) || runsForeignCode.test(folded)) findings.push({ id: 'hidden-command', what: 'code that runs what it decoded or loaded' });
+  if ((decoding.test(folded) && running.test(folded)) || decodedPath.test(folded) || runsForeignCode.test(folded)) findings.push({ id: 'hidden-command', what: 'code that runs what it decoded or loaded' });
   const literals = pythonStringLiterals(code);
   if (httpPort !== null && literals.some((l) => namesLoopbackPort(l, httpPort))) findings.push({ id: 'socket-client', what: `127.0.0.1:${httpPort}` });
   // `http+unix://data%2Ftollgate.sock/…` and a glob for the socket (`glob('data/*.sock')`).

@@ -82,6 +82,8 @@ describe('self-protection command rows for kills, entry points, hidden text, inl
     it('a glob for the socket', () => expect(ids('execute_code', { code: "import socket,glob\ns=socket.socket(1)\ns.connect(glob.glob('data/*.sock')[0])" })).to.include('socket-client'));
     it('requests_unixsocket with a percent-encoded socket path', () =>
       expect(ids('execute_code', { code: "import requests_unixsocket\nrequests_unixsocket.Session().get('http+unix://%2Fhome%2Fagent%2Fproject%2Fdata%2Ftollgate.sock/v1/approvals')" })).to.include('socket-client'));
+    it('a path that is itself decoded is hidden', () => expect(ids('execute_code', { code: "import codecs\nopen(codecs.decode('gbyytngr.lnzy','rot13'),'w')" })).to.include('hidden-command'));
+    it('decoded data written to an ordinary file is allowed', () => expect(ids('execute_code', { code: "import base64\nopen('img.png','wb').write(base64.b64decode(data))" })).to.deep.equal([]));
     it('an ordinary cell is allowed', () => expect(ids('execute_code', { code: "import json\nprint(json.dumps({'a': 1}))\nos.kill(1234, 0)" })).to.deep.equal([]));
   });
 });
