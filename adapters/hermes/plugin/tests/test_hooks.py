@@ -68,6 +68,29 @@ class ToolCallAnswers(Base):
         self.assertIs(body["approve_directive"], False)
         self.assertNotIn("resumption", body)
 
+    def test_sends_the_terminals_working_directory_so_relative_paths_resolve(self) -> None:
+        previous = os.environ.get("TERMINAL_CWD")
+        os.environ["TERMINAL_CWD"] = "/srv/project"
+        try:
+            tool_call(self.hooks, task_id="task-without-a-recorded-cwd")
+        finally:
+            if previous is None:
+                del os.environ["TERMINAL_CWD"]
+            else:
+                os.environ["TERMINAL_CWD"] = previous
+        [body] = self.daemon.bodies("pre_tool_call")
+        self.assertEqual(body["cwd"], "/srv/project")
+
+    def test_without_terminal_cwd_the_process_cwd_is_sent(self) -> None:
+        previous = os.environ.pop("TERMINAL_CWD", None)
+        try:
+            tool_call(self.hooks)
+        finally:
+            if previous is not None:
+                os.environ["TERMINAL_CWD"] = previous
+        [body] = self.daemon.bodies("pre_tool_call")
+        self.assertEqual(body["cwd"], os.getcwd())
+
     def test_block_returns_hermes_block_directive_with_the_daemons_message(self) -> None:
         self.daemon.app = lambda p, b: reply(200, {"action": "block", "message": "Blocked: rm -rf / deletes everything.", "verdict": "block"})
         self.assertEqual(tool_call(self.hooks, "rm -rf /"), {"action": "block", "message": "Blocked: rm -rf / deletes everything."})
