@@ -4,6 +4,7 @@ import type { SessionGrant } from '../session/sessionState.ts';
 import type { ShellAnalysis } from '../shell/shellAnalysis.ts';
 import type { ProtectionFacts } from './selfProtection/protectionFacts.ts';
 import type { CallPathFacts } from './selfProtection/callPathFacts.ts';
+import type { ScriptFacts } from './selfProtection/scriptFacts.ts';
 
 export interface GateInput {
   readonly tool: string;
@@ -21,4 +22,6 @@ export interface GateInput {
   readonly protection: ProtectionFacts | null;
   /** The working directory, symlinks and folders of this call's paths, looked up before decide; null when unknown. */
   readonly pathFacts?: CallPathFacts | null;
+  /** The text of the scripts the command line runs from disk (absolute path -> start of the file); null when unknown. */
+  readonly scripts?: ScriptFacts | null;
 }

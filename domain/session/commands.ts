@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { approvalAnswerSchema, instantSchema, resumptionSchema, shellAnalysisSchema } from '../events/schemas.ts';
 import { protectionFactsSchema } from '../gate/selfProtection/protectionFacts.ts';
 import { callPathFactsSchema } from '../gate/selfProtection/callPathFacts.ts';
+import { scriptFactsSchema } from '../gate/selfProtection/scriptFacts.ts';
 import { callerSchema } from './caller.ts';
 
 export const gateSettingsSchema = z.object({
@@ -66,6 +67,8 @@ export const proposeToolCallSchema = z.object({
     protection: protectionFactsSchema.optional(),
     /** The agent's working directory, symlinks and folders among the call's paths (absent in older ledgers). */
     pathFacts: callPathFactsSchema.optional(),
+    /** The scripts the command line runs from disk, read before decide (absent in older ledgers). */
+    scripts: scriptFactsSchema.optional(),
     resumption: resumptionSchema,
     /** Id to give the approval request, should the decision be to ask. */
     approvalId: z.string().min(1),

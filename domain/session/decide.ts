@@ -92,7 +92,7 @@ const decideToolCall = ({ data }: ProposeToolCall, state: OpenSession): Tollgate
   const decision = runGate({
     tool: data.tool, args: data.args, fingerprint: data.fingerprint, shell: data.shell, runsShell: data.runsShell,
     settings: data.settings, grants: Object.values(state.grants), allowlisted: data.allowlisted,
-    protection: data.protection ?? null, pathFacts: data.pathFacts ?? null,
+    protection: data.protection ?? null, pathFacts: data.pathFacts ?? null, scripts: data.scripts ?? null,
   });
   const { final, wouldBlock, grantId } = decision;
   if (final.verdict === 'ask' && Object.keys(state.pending).length >= maxOpenQuestions) {

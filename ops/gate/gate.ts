@@ -25,6 +25,7 @@ import { SessionStore } from './sessionStore.ts';
 import { protectedState } from './protectedState.ts';
 import type { ProtectionFacts } from '../../domain/gate/selfProtection/protectionFacts.ts';
 import { callPathFacts } from './callPathFacts.ts';
+import { scriptFacts } from './scriptFacts.ts';
 import { inProcessCaller, type Caller } from '../../domain/session/caller.ts';
 import { allowlistChangeBy, ownerOf } from '../../domain/session/channelRules.ts';
 import { RuntimeRegistry, type Registration } from './runtimeRegistry.ts';
@@ -165,12 +166,14 @@ export class Gate {
       const now = this.now();
       // Symlinks and folders among the call's paths: the file system is read here, before decide, never in it.
       const pathFacts = callPathFacts({ tool: input.tool, args: input.args, shell: classified.shell, cwd: input.cwd ?? null }, this.protection);
+      // The scripts the line runs from disk: one written in an earlier call is judged by its content.
+      const scripts = scriptFacts(classified.shell, input.args, input.cwd ?? null, this.protection);
       const done = await this.sessions.execute(input.sessionId, () => ({
         type: 'ProposeToolCall',
         data: {
           sessionId: input.sessionId, now, callId, tool: input.tool, args: { ...input.args }, fingerprint: classified.fingerprint,
           runsShell: classified.runsShell, shell: classified.shell, parentSessionId, parentKnown, allowlisted,
-          settings: this.settings, protection: this.protection, pathFacts, resumption: input.resumption ?? 'held', approvalId: this.deps.newId(),
+          settings: this.settings, protection: this.protection, pathFacts, scripts, resumption: input.resumption ?? 'held', approvalId: this.deps.newId(),
           caller: input.caller ?? inProcessCaller,
         },
       }));

@@ -11,6 +11,7 @@ import { inlineCodeFindings, shellTextFindings, scriptLanguage, type CodeFinding
 import { isLoopbackHost, namesLoopbackPort } from './loopbackHosts.ts';
 import type { ProtectionIndex } from './protectedPaths.ts';
 import { resolvePath } from './protectedPaths.ts';
+import { interpreterPrograms, scriptWords, shellInterpreters } from './scriptFacts.ts';
 import { readOnlyPrograms } from './shellOperands.ts';
 import { contextOf, wordHit, type LineScope } from './shellScope.ts';
 
@@ -21,10 +22,13 @@ export interface CommandFinding {
   readonly what: string;
 }
 
+/** The scripts the line runs from disk, as recorded before decide (absolute path -> text). */
+export type RunScripts = Readonly<Record<string, string>>;
+
 export interface CommandRule {
   /** The row's name (its spec's heading); the findings carry the reason codes. */
   readonly name: string;
-  readonly find: (command: SimpleCommand, scope: LineScope) => readonly CommandFinding[];
+  readonly find: (command: SimpleCommand, scope: LineScope, scripts: RunScripts) => readonly CommandFinding[];
   readonly stops: readonly string[];
   readonly allows: readonly string[];
 }
@@ -147,8 +151,6 @@ const runsHiddenText = (command: SimpleCommand): CommandFinding[] => {
 
 // ---- code run by interpreters, and scripts written earlier on the line ----
 
-const interpreterPrograms = /^(?:python[0-9.]*|pypy[0-9.]*|node|nodejs|bun|deno|perl|ruby|php|tclsh[0-9.]*|wish[0-9.]*|expect|lua[0-9.]*|luajit|Rscript|osascript|jshell|awk|gawk|mawk|nawk|julia|groovy)$/;
-const shellInterpreters = /^(?:sh|bash|dash|zsh|ksh|mksh|ash|source|\.)$/;
 
 /** Files written earlier on the line with a known content: `cat > f <<EOF`, `echo … > f`, `printf … > f`. */
 const writtenOnLine = (analysis: ShellAnalysis, before: SimpleCommand | null): Map<string, string> => {
@@ -178,7 +180,7 @@ const producedOnLine = (analysis: ShellAnalysis, before: SimpleCommand): Map<str
   return files;
 };
 
-const runsCode = (command: SimpleCommand, scope: LineScope): CommandFinding[] => {
+const runsCode = (command: SimpleCommand, scope: LineScope, onDisk: RunScripts = {}): CommandFinding[] => {
   const { program, args } = command;
   const context = contextOf(scope, command);
   const findings: CommandFinding[] = [];
@@ -195,15 +197,17 @@ const runsCode = (command: SimpleCommand, scope: LineScope): CommandFinding[] =>
     const by = produced.get(script);
     if (by !== undefined && (runsFile || script === command.programPath)) findings.push({ id: 'hidden-command', what: `${script}, made by ${by}, run` });
   }
-  if (runsFile) {
-    // `cat > /tmp/a.py <<EOF … EOF; python3 /tmp/a.py`, `bash < /tmp/x.sh`: the script written earlier on the line.
-    const written = writtenOnLine(scope.analysis, command);
-    for (const script of scripts) {
-      const content = written.get(script);
-      if (content === undefined) continue;
-      const inner = shellInterpreters.test(program) ? shellTextFindings(content, scope.index, context) : inlineCodeFindings(content, scope.index, context);
-      if (inner.length > 0) findings.push({ id: 'script-would-disable-guard', what: `${script}: ${inner[0]!.what}` });
-    }
+  // `cat > /tmp/a.py <<EOF … EOF; python3 /tmp/a.py`, `bash < /tmp/x.sh`: the script written earlier on the line,
+  // else the one on disk (written in an earlier call), as recorded before decide.
+  const written = writtenOnLine(scope.analysis, command);
+  for (const script of scriptWords(command)) {
+    const absolute = resolvePath(script, context)?.absolute;
+    const content = written.get(script) ?? (absolute == null ? undefined : onDisk[absolute]);
+    if (content === undefined || content === '') continue;
+    // Run directly (`./x`), a file is what its shebang says; without one the shell runs it.
+    const language = shellInterpreters.test(program) ? 'shell' : interpreterPrograms.test(program) ? 'code' : scriptLanguage(script, content) ?? 'shell';
+    const inner = language === 'shell' ? shellTextFindings(content, scope.index, context) : inlineCodeFindings(content, scope.index, context);
+    if (inner.length > 0) findings.push({ id: 'script-would-disable-guard', what: `${script}: ${inner[0]!.what}` });
   }
   return findings;
 };
@@ -368,13 +372,13 @@ export interface BlockFinding extends CommandFinding {
 }
 
 /** Every finding of these rows for a command line (the layer adds them to the shell table's). */
-export const commandFindings = (analysis: ShellAnalysis, scope: LineScope): BlockFinding[] => {
+export const commandFindings = (analysis: ShellAnalysis, scope: LineScope, scripts: RunScripts = {}): BlockFinding[] => {
   const out: BlockFinding[] = lineFindings(analysis.source).map((f) => ({ ...f, verdict: 'block' }));
   // `IFS=,; x=rm,data/ledger.db; $x`: with IFS changed, the words a variable splits into are not the ones read here.
   if (/(?:^|[\s;&|(])IFS=/.test(analysis.source) && analysis.commands.some((c) => /^\s*["']?\$/.test(c.text)))
     out.push({ id: 'hidden-command', what: 'a command split out of a variable with IFS changed', verdict: 'block' });
   for (const rule of commandRules) {
-    for (const command of analysis.commands) for (const f of rule.find(command, scope)) out.push({ ...f, verdict: 'block', command: command.text });
+    for (const command of analysis.commands) for (const f of rule.find(command, scope, scripts)) out.push({ ...f, verdict: 'block', command: command.text });
   }
   return out;
 };

@@ -25,7 +25,7 @@ interface Finding {
 
 const reasonOf: Readonly<Record<SelfProtectionId | CommandRuleId, string>> = { ...Object.fromEntries(protectionRules.map((r) => [r.id, r.reason])), ...commandRuleReasons } as never;
 
-export const findSelfProtection = (input: Pick<GateInput, 'tool' | 'args' | 'shell' | 'protection' | 'pathFacts'>): Finding[] => {
+export const findSelfProtection = (input: Pick<GateInput, 'tool' | 'args' | 'shell' | 'protection' | 'pathFacts' | 'scripts'>): Finding[] => {
   const index = withCallFacts(protectionIndex(input.protection ?? noProtectionFacts), input.pathFacts);
   // Relative paths resolve against the tool's workdir, else the agent's working directory; unknown, by their tails.
   const cwd = input.pathFacts?.cwd ?? null;
@@ -40,7 +40,7 @@ export const findSelfProtection = (input: Pick<GateInput, 'tool' | 'args' | 'she
         if (what !== null) findings.push({ id: rule.id, verdict: rule.verdict, what, command: command.text });
       }
     }
-    findings.push(...commandFindings(input.shell, scope));
+    findings.push(...commandFindings(input.shell, scope, input.scripts ?? {}));
   }
   return findings;
 };

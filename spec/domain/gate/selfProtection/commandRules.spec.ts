@@ -12,7 +12,7 @@ describe('self-protection command rows for kills, entry points, hidden text, inl
   const rowFindings = (rule: (typeof commandRules)[number], line: string) => {
     const analysis = analyze(line);
     const scope = lineScope(analysis, index, null);
-    return analysis.commands.flatMap((c) => rule.find(c, scope));
+    return analysis.commands.flatMap((c) => rule.find(c, scope, {}));
   };
 
   it('every row has a kebab-case name and examples both ways', () => {

@@ -1,0 +1,50 @@
+/**
+ * Reads the scripts a command line runs from disk (see domain/gate/selfProtection/scriptFacts.ts), before decide:
+ * at most a few files, the first 256 KiB of each, text only (a binary program is recorded as empty).
+ */
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { startDirectory } from '../../domain/gate/selfProtection/callPathFacts.ts';
+import { protectionIndex, resolvePath } from '../../domain/gate/selfProtection/protectedPaths.ts';
+import type { ProtectionFacts } from '../../domain/gate/selfProtection/protectionFacts.ts';
+import { scriptWords, type ScriptFacts } from '../../domain/gate/selfProtection/scriptFacts.ts';
+import { contextOf, lineScope } from '../../domain/gate/selfProtection/shellScope.ts';
+import type { ShellAnalysis } from '../../domain/shell/shellAnalysis.ts';
+import { normalizePath } from '../../domain/shell/shellPaths.ts';
+
+const maxScripts = 8;
+const maxBytes = 256 * 1024;
+
+export const scriptFacts = (shell: ShellAnalysis | null, args: Readonly<Record<string, unknown>>, cwd: string | null, protection: ProtectionFacts): ScriptFacts => {
+  const out: Record<string, string> = {};
+  if (shell === null) return out;
+  const start = cwd !== null && cwd.startsWith('/') ? normalizePath(cwd) : null;
+  const workdir = typeof args['workdir'] === 'string' ? args['workdir'] : null;
+  const scope = lineScope(shell, protectionIndex(protection), startDirectory(workdir, start));
+  for (const command of shell.commands) {
+    for (const word of scriptWords(command)) {
+      const path = resolvePath(word, contextOf(scope, command))?.absolute;
+      if (path == null || path in out) continue;
+      if (Object.keys(out).length >= maxScripts) return out;
+      const text = readStart(path);
+      if (text !== null) out[path] = text;
+    }
+  }
+  return out;
+};
+
+const readStart = (path: string): string | null => {
+  try {
+    if (!statSync(path).isFile()) return null;
+    const fd = openSync(path, 'r');
+    try {
+      const buffer = Buffer.alloc(maxBytes);
+      const read = readSync(fd, buffer, 0, maxBytes, 0);
+      const bytes = buffer.subarray(0, read);
+      return bytes.includes(0) ? '' : bytes.toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return null;
+  }
+};
