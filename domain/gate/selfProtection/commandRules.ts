@@ -79,6 +79,11 @@ const killsByFacts = (command: SimpleCommand, scope: LineScope): CommandFinding[
     if (tcp || (port !== null && args.some((a) => portSpec(a, port))) || args.some((a) => ['socket', 'socket-dir', 'data'].includes(wordHit(scope, command, a)?.kind ?? '')))
       return what('the holder of tollgate\'s port or socket');
   }
+  // `echo 4242 > /tmp/p; kill $(cat /tmp/p)`: the pid goes through a file written on the line.
+  const pid = scope.index.facts.pid;
+  if (program === 'kill' && pid !== null && args.some(dynamic)
+    && [...writtenOnLine(scope.analysis, command).values()].some((text) => text.split(/\s+/).some((t) => /^\+?0*\d+$/.test(t) && Number(t) === pid)))
+    return what('the daemon, through a pid written on the line');
   if (program === 'kill' || (program === 'xargs' && args.includes('kill'))) {
     const fed = args.some((a) => /lsof|fuser|\bss\b|netstat/.test(a)) || command.via.some((v) => v.startsWith('xargs')) || command.pipedFrom.length > 0;
     if (fed && findsPortHolder(scope.analysis, scope)) return what('the holder of tollgate\'s port or socket');
@@ -284,8 +289,8 @@ export const commandRules: readonly CommandRule[] = [
     name: 'kills-by-port-or-user',
     find: killsByFacts,
     stops: ['fuser -k 8787/tcp', 'fuser -k -n tcp 8787', 'fuser -k /home/agent/project/data/tollgate.sock', 'kill $(lsof -t -i:8787)', 'lsof -t -i :8787 | xargs kill -9',
-      'pkill -KILL -u agent', 'pkill -u $USER', 'killall -u 1000', 'pkill -U 1000 -f x', 'skill -KILL -u agent', 'kill -9 $(lsof -t /home/agent/project/data/tollgate.sock)'],
-    allows: ['fuser -k 3000/tcp', 'kill $(lsof -t -i:3000)', 'pkill -u bob', 'killall -u www-data nginx', 'lsof -i:8787', 'fuser 8787/tcp'],
+      'echo 4242 > /tmp/p; kill $(cat /tmp/p)', 'pkill -KILL -u agent', 'pkill -u $USER', 'killall -u 1000', 'pkill -U 1000 -f x', 'skill -KILL -u agent', 'kill -9 $(lsof -t /home/agent/project/data/tollgate.sock)'],
+    allows: ['echo 1234 > /tmp/p; kill $(cat /tmp/p)', 'fuser -k 3000/tcp', 'kill $(lsof -t -i:3000)', 'pkill -u bob', 'killall -u www-data nginx', 'lsof -i:8787', 'fuser 8787/tcp'],
   },
   {
     name: 'starts-tollgate-through-package-scripts',
