@@ -7,6 +7,8 @@ import { evolve } from '../../domain/session/evolve.ts';
 import { initialState } from '../../domain/session/sessionState.ts';
 import { classifyToolCall } from '../../domain/tools/classifyToolCall.ts';
 import { requestOverSocket } from '../../adapters/http/socketClient.ts';
+import { parseConfig } from '../../ops/config/loadConfig.ts';
+import { protectedState } from '../../ops/gate/protectedState.ts';
 import { sharedBashAnalyzer } from '../../ops/runtime/sharedAnalyzer.ts';
 import { manualSettings, sessionStarted, userMessageReceived } from '../support/sessionFixtures.ts';
 import { withDaemon } from './benchDaemon.ts';
@@ -21,6 +23,8 @@ export const benchCommands = [
 export const decisionInProcess = async (iterations = 20_000): Promise<{ p50_us: number; p99_us: number }> => {
   const analyzer = await sharedBashAnalyzer();
   const state = [sessionStarted(), userMessageReceived()].reduce(evolve, initialState());
+  // The facts the daemon computes at start, so the self-protection floor runs with every path it guards.
+  const protection = protectedState(parseConfig({}));
   const samples: number[] = [];
   for (let i = 0; i < iterations; i++) {
     const line = benchCommands[i % benchCommands.length]!;
@@ -29,7 +33,7 @@ export const decisionInProcess = async (iterations = 20_000): Promise<{ p50_us: 
     decide({ type: 'ProposeToolCall', data: {
       sessionId: 'main', now: '2026-03-01T10:00:01.000Z', callId: `c${i}`, tool: 'terminal', args: { command: line },
       fingerprint: call.fingerprint, runsShell: call.runsShell, shell: call.shell, parentSessionId: null, parentKnown: false,
-      allowlisted: false, settings: manualSettings, resumption: 'held', approvalId: `a${i}`,
+      allowlisted: false, settings: manualSettings, protection, resumption: 'held', approvalId: `a${i}`,
     } }, state);
     samples.push(Number(process.hrtime.bigint() - started) / 1000);
   }
