@@ -82,7 +82,8 @@ export const inlineCodeFindings = (code: string, index: ProtectionIndex, context
   // A protected path named by code that does more than read.
   const searched = withoutPrintedLiterals(folded);
   const hit = hitInText(searched, context, index);
-  if (hit !== null && (hit.kind === 'secret' || hit.kind === 'socket' || hit.kind === 'socket-dir' || !isPlainRead(folded))) {
+  // A secret may not even be read; a socket named by code that only computes and prints is not connected to.
+  if (hit !== null && (hit.kind === 'secret' || !isPlainRead(folded))) {
     const finding = pathFinding(hit);
     if (finding !== null) findings.push(finding);
   }

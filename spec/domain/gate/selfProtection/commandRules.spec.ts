@@ -84,6 +84,10 @@ describe('self-protection command rows for kills, entry points, hidden text, inl
       expect(ids('execute_code', { code: "import requests_unixsocket\nrequests_unixsocket.Session().get('http+unix://%2Fhome%2Fagent%2Fproject%2Fdata%2Ftollgate.sock/v1/approvals')" })).to.include('socket-client'));
     it('a path that is itself decoded is hidden', () => expect(ids('execute_code', { code: "import codecs\nopen(codecs.decode('gbyytngr.lnzy','rot13'),'w')" })).to.include('hidden-command'));
     it('decoded data written to an ordinary file is allowed', () => expect(ids('execute_code', { code: "import base64\nopen('img.png','wb').write(base64.b64decode(data))" })).to.deep.equal([]));
+    it('a socket path only held in a string that is measured and printed is not a connection', () =>
+      expect(ids('execute_code', { code: "s='curl --unix-socket /home/agent/project/data/tollgate.sock'\nprint(len(s))" })).to.deep.equal([]));
+    it('the same path handed to connect is one', () =>
+      expect(ids('execute_code', { code: "import socket\ns=socket.socket(socket.AF_UNIX)\ns.connect('/home/agent/project/data/tollgate.sock')" })).to.include('socket-client'));
     it('an ordinary cell is allowed', () => expect(ids('execute_code', { code: "import json\nprint(json.dumps({'a': 1}))\nos.kill(1234, 0)" })).to.deep.equal([]));
   });
 });
