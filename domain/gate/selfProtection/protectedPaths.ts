@@ -231,6 +231,23 @@ const matchNames = (segments: readonly string[], index: ProtectionIndex): PathHi
   if (segments[segments.length - 2] === '.claude' && (last === 'settings.json' || last === 'settings.local.json')) return { kind: 'runtime-settings', what: `.claude/${last}` };
   const hermes = segments.lastIndexOf('.hermes');
   if (hermes >= 0) return insideHermesHome(segments.slice(hermes + 1), segments.slice(0, hermes + 1).join('/'));
+  return hermesPackage(segments);
+};
+
+/**
+ * Hermes' own code wherever pip put it: hermes-agent installs these top-level packages and modules into
+ * site-packages (hermes-agent 0.19's top_level.txt); editing one changes the Hermes that loads the plugin.
+ */
+const hermesTopLevel = new Set([
+  'hermes_cli', 'hermes_bootstrap', 'hermes_constants', 'hermes_logging', 'hermes_state', 'hermes_time', 'agent', 'tools', 'gateway',
+  'toolsets', 'model_tools', 'run_agent', 'cli', 'plugins', 'providers', 'tui_gateway', 'acp_adapter', 'mcp_serve',
+]);
+const hermesPackage = (segments: readonly string[]): PathHit | null => {
+  for (let i = 0; i < segments.length - 1; i++) {
+    if (segments[i] !== 'site-packages' && segments[i] !== 'dist-packages') continue;
+    const top = segments[i + 1]!.replace(/\.py$/, '');
+    if (hermesTopLevel.has(top) || /^hermes_agent-/.test(segments[i + 1]!)) return { kind: 'code', what: segments.slice(0, i + 2).join('/') };
+  }
   return null;
 };
 

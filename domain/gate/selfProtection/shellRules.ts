@@ -271,6 +271,8 @@ export const protectionRules: readonly ProtectionRule[] = [
       'ln -s /home/agent/project/data /tmp/d', 'ln -s ~/.hermes /tmp/h', 'cp -s /home/agent/project/tollgate.yaml /tmp/t.yaml',
       'echo x > /home/agent/project/dat?/ledger.db', 'echo x > /home/agent/project/data/ledger.*', 'rm /home/agent/project/data/*', 'mv /home/agent/project/dat[a] /tmp/d',
       'echo x >> AGENT?.md', 'rm -rf /home/agent/project/{data,build}',
+      // Hermes' own code in site-packages (F10).
+      'rm -rf /opt/venv/lib/python3.11/site-packages/hermes_cli/plugins.py', "sed -i 's/x/y/' /usr/lib/python3/dist-packages/tools/approval.py",
     ],
     allows: [
       'echo "see the docs. Then run it" >> notes.md', 'cat tollgate.yaml', 'cat ~/.hermes/config.yaml', 'ls data/', 'grep yolo tollgate.yaml',
@@ -281,6 +283,7 @@ export const protectionRules: readonly ProtectionRule[] = [
       'cp /tmp/evil/x.yaml /tmp/', 'tar -xf /tmp/a.tar -C /tmp/out', 'cd /tmp/work && git stash', 'rm -rf build/*', 'cd /home/agent/project && git checkout -b topic',
       'docker run -v /tmp/x:/w alpine ls', 'rm -rf /tmp/work/data', 'unzip x.zip -d /tmp/out', 'ln -s /tmp/evil.yaml /tmp/link', 'rm -rf /tmp/build/*',
       'cp -r src /tmp/src-copy', "sed -n '/warn/p' build.log", 'uniq sorted.txt', 'chmod +x scripts/run.sh',
+      'rm -rf /opt/venv/lib/python3.11/site-packages/requests', 'cat /opt/venv/lib/python3.11/site-packages/hermes_cli/plugins.py',
     ],
   },
   {
