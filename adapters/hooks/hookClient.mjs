@@ -298,8 +298,8 @@ const userWords = (message) => {
  */
 const humanAskedNotice = 'A human has been asked to approve it outside this conversation; it can run only after they do. Wait for the user, then try again.';
 
-/** @param {Record<string, unknown>} event @param {string} socket @returns {Promise<HookResult>} */
-const hermesHook = async (event, socket) => {
+/** @param {Record<string, unknown>} event @param {string} socket @param {NodeJS.ProcessEnv} env @returns {Promise<HookResult>} */
+const hermesHook = async (event, socket, env) => {
   const hook = nonEmptyString(event['hook_event_name']) ?? (nonEmptyString(event['tool_name']) !== null ? 'pre_tool_call' : null);
   if (hook === null) return blockResult('hermes', 'Blocked by tollgate: the hook event names neither hook_event_name nor tool_name.');
   if (!/^[a-z_]{1,64}$/.test(hook)) return blockResult('hermes', `Blocked by tollgate: unknown hook event ${JSON.stringify(hook.slice(0, 64))}.`);
@@ -315,8 +315,9 @@ const hermesHook = async (event, socket) => {
       body['args'] = event['tool_input'] === null || event['tool_input'] === undefined ? {} : event['tool_input'];
       // A shell hook can only block: an ask is answered with a block naming the question (retry after approval).
       body['approve_directive'] = false;
-      // Hermes' shell-hook payload carries the terminal's working directory; relative paths resolve against it.
-      const cwd = nonEmptyString(event['cwd']);
+      // Where the terminal runs: Hermes' TERMINAL_CWD (inherited by this hook), else the payload's `cwd` (Hermes'
+      // process cwd); relative paths resolve against it.
+      const cwd = nonEmptyString(env['TERMINAL_CWD']) ?? nonEmptyString(event['cwd']);
       if (cwd !== null) body['cwd'] = cwd;
     }
   }
@@ -409,7 +410,7 @@ export const answerEvent = async ({ options, stdin, env = process.env, cwd = pro
       return blockResult(runtime, `Blocked by tollgate: ${/** @type {Error} */ (error).message}`);
     }
     try {
-      return runtime === 'claude' ? await claudeHook(event, socket, options) : await hermesHook(event, socket);
+      return runtime === 'claude' ? await claudeHook(event, socket, options) : await hermesHook(event, socket, env);
     } catch (error) {
       return blockResult(runtime, unreachableMessage(socket, error));
     }

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startDaemon } from '../../support/runCli.ts';
+import { runCli, startDaemon } from '../../support/runCli.ts';
 import { requestOverSocket } from '../../support/httpClient.ts';
 import { createTempDir, type TempDir } from '../../support/tempDir.ts';
 import { fixtureWith, runHook } from './support/hookSupport.ts';
@@ -46,6 +46,17 @@ describe("the agent's working directory, forwarded by the hook clients and the H
     expect(JSON.parse(blocked.stdout).message).to.match(/no approval, allowlist or setting lifts it/);
     const elsewhere = await hermes('rm -rf data', join(dir.path, 'elsewhere'), 'cwd-h1');
     expect(elsewhere.exitCode, elsewhere.stderr).to.equal(0);
+  });
+
+  it("Hermes shell hook: the terminal's TERMINAL_CWD (inherited from Hermes) wins over the payload's cwd (Hermes' process cwd)", async () => {
+    await requestOverSocket(socket, 'POST', '/v1/hooks/hermes/pre_llm_call', { session_id: 'cwd-h2', user_message: 'tidy up' });
+    const payload = fixtureWith('hermes-pre_tool_call-plain.json', (p) => {
+      p['tool_input'] = { command: 'find data -delete' }; p['cwd'] = join(dir.path, 'elsewhere'); p['session_id'] = 'cwd-h2';
+      p['extra'] = { ...(p['extra'] as object), tool_call_id: 'cwd-env-1' };
+    });
+    const blocked = await runCli(['hook', '--hermes', '--socket', socket], { cwd: dir.path, input: payload, env: { TOLLGATE_SOCKET: '', TOLLGATE_CONFIG: '', TERMINAL_CWD: dir.path } });
+    expect(blocked.exitCode).to.equal(2);
+    expect(JSON.parse(blocked.stdout).message).to.match(/no approval, allowlist or setting lifts it/);
   });
 
   it('Claude Code hook: `mv data /tmp/x` in the daemon\'s folder is denied by the floor', async () => {
