@@ -129,8 +129,12 @@ const programOperands = (command: SimpleCommand): Operands => {
         .filter((v) => !/:ro(?:,|$)/.test(v)).map((v) => v.split(':')[0]!).filter((h) => /^[/.~$]/.test(h));
       return hosts.length === 0 ? writeAll(words) : { ...writeAll(words), fills: hosts };
     }
-    case 'grep': case 'egrep': case 'fgrep': case 'rg': case 'ag':
-      return { ...none, reads: words, treeReads: program === 'rg' || program === 'ag' || isRecursive(args) || args.includes('-d') ? words : [] };
+    // A recursive search prints what it finds; one that prints only names or counts (-l, -L, -c, -q, --files) does not.
+    case 'grep': case 'egrep': case 'fgrep': case 'rg': case 'ag': {
+      const recursive = program === 'rg' || program === 'ag' || isRecursive(args) || args.includes('-d');
+      const namesOnly = args.some((a) => /^-[a-zA-Z]*[lLcq]/.test(a) || ['--files-with-matches', '--files-without-match', '--count', '--quiet', '--files'].includes(a));
+      return { ...none, reads: words, treeReads: recursive && !namesOnly ? words : [] };
+    }
     default: break;
   }
   // Listing names or sizes reads no file's contents (`ls data/keys`, `stat`, `du -sh data`).

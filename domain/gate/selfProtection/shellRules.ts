@@ -231,7 +231,8 @@ export const protectionRules: readonly ProtectionRule[] = [
     ],
     allows: ['cat README.md', 'ls data/', 'ls -la /home/agent/project/data', 'cat ~/.ssh/id_rsa.pub', 'curl -f -o out.json https://example.com/x.json',
       'ls data/keys', 'ls -la /home/agent/project/data/keys', 'stat /home/agent/project/data/keys', 'du -sh /home/agent/project/data',
-      'tar czf /tmp/src.tgz /home/agent/project/docs', 'grep -r TODO /home/agent/project/src', 'cd /home/agent/project && git add src'],
+      'tar czf /tmp/src.tgz /home/agent/project/docs', 'grep -r TODO /home/agent/project/src', 'cd /home/agent/project && git add src',
+      'grep -rl TODO /home/agent/project', 'rg --files /home/agent/project', 'rg -c TODO /home/agent/project'],
   },
   {
     id: 'write-protected-path',

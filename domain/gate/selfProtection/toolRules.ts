@@ -48,6 +48,12 @@ export const toolFindings = (tool: string, args: Readonly<Record<string, unknown
       const hit = hitOf(path, context, index);
       if (hit?.kind === 'secret') findings.push({ id: 'read-secret', verdict: 'block', what: hit.what });
     }
+    // search_files looks inside every file below its path (default '.', target 'content'): a folder holding the keys.
+    if (tool === 'search_files' && args['target'] !== 'files' && !findings.some((f) => f.id === 'read-secret')) {
+      const path = typeof args['path'] === 'string' && args['path'] !== '' ? args['path'] : '.';
+      const inside = treeHit(path, context, index, true);
+      if (inside !== null) findings.push({ id: 'read-secret', verdict: 'block', what: inside.what });
+    }
   }
   if (tool === 'execute_code' && typeof args['code'] === 'string') findings.push(...codeFindings(args['code'], index, context));
   return findings;

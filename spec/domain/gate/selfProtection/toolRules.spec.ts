@@ -56,6 +56,16 @@ describe('self-protection for file tools and code cells', () => {
     });
   });
 
+  describe('search_files', () => {
+    it('blocks a content search of a folder holding the keys', () =>
+      expect(ids('search_files', { pattern: 'key', path: '/home/agent/project/data' })).to.include('block:read-secret'));
+    it('blocks a content search of the project above it', () =>
+      expect(ids('search_files', { pattern: 'key', path: '/home/agent/project', target: 'content' })).to.include('block:read-secret'));
+    it('allows a search of file names there (names are not contents)', () =>
+      expect(ids('search_files', { pattern: '*.db', path: '/home/agent/project/data', target: 'files' })).to.deep.equal([]));
+    it('allows a content search elsewhere', () => expect(ids('search_files', { pattern: 'TODO', path: '/home/agent/project/src' })).to.deep.equal([]));
+  });
+
   describe('execute_code', () => {
     const code = (text: string) => ids('execute_code', { code: text });
     it('blocks writing the config', () => expect(code("open('/home/agent/project/tollgate.yaml', 'w').write('approvals: {yolo: true}')")).to.include('block:write-protected-path'));
