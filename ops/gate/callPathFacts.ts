@@ -19,6 +19,7 @@ import { normalizePath } from '../../domain/shell/shellPaths.ts';
 
 /** More paths than this in one call are not looked up (the floor still judges them as written). */
 const maxPaths = 48;
+const copyPrograms = new Set(['cp', 'mv', 'install', 'ln', 'rsync']);
 
 export interface CallPathInput {
   readonly tool: string;
@@ -32,8 +33,8 @@ export const callPathFacts = (input: CallPathInput, protection: ProtectionFacts)
   const cwd = input.cwd !== null && input.cwd.startsWith('/') ? normalizePath(input.cwd) : null;
   const absolutes = new Set<string>();
   const context: PathContext = { home: protection.home, hermesHome: protection.hermesHome, cwd };
-  const add = (word: string, at: PathContext = context) => {
-    if (absolutes.size >= maxPaths || !word.includes('/')) return;
+  const add = (word: string, at: PathContext = context, any = false) => {
+    if (absolutes.size >= maxPaths || (!any && !word.includes('/'))) return;
     const absolute = resolvePath(word, at)?.absolute;
     if (absolute != null) absolutes.add(absolute);
   };
@@ -48,6 +49,9 @@ export const callPathFacts = (input: CallPathInput, protection: ProtectionFacts)
       const at = contextOf(scope, command);
       if (at.cwd !== null) absolutes.add(at.cwd);
       for (const word of [command.programPath, ...command.args.flatMap(wordsIn), ...command.redirects.map((r) => r.target)]) add(word, at);
+      // A copy's destination names a folder even without a '/' (`cp evil/tollgate.yaml main`).
+      const last = command.args[command.args.length - 1];
+      if (copyPrograms.has(command.program) && last !== undefined && !last.startsWith('-')) add(last, at, true);
     }
   }
   const links: Record<string, string> = {};

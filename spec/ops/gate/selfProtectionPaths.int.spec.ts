@@ -66,6 +66,7 @@ const classes: Readonly<Record<string, readonly Call[]>> = {
   'F4/F5 a destination folder, an archive, a patch or a work tree that lands on protected files': [
     terminal('cp /tmp/evil/tollgate.yaml .', project), terminal('cp /tmp/evil/tollgate.yaml ./', project), terminal(`cp /tmp/evil/tollgate.yaml ${project}`, root),
     terminal(`cd /tmp/evil && cp tollgate.yaml ${project}/`, root), terminal('install /tmp/evil/tollgate.yaml .', project),
+    terminal('cp /tmp/evil/tollgate.yaml project', root),
     terminal('mv -t . /tmp/evil/tollgate.yaml', project), terminal('cp /tmp/evil/tollgate.mjs bin/', packageRoot),
     terminal('cp -r /tmp/evil/. data/', project), terminal('cp -r /tmp/evil/. .', project), terminal('rsync -a /tmp/evil/ ./', project),
     terminal('tar -xf /tmp/a.tar -C data', project), terminal('tar -cf - /tmp/x | tar -xf - -C data', project), terminal('unzip -o /tmp/a.zip -d data', project),
