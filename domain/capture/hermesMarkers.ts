@@ -87,6 +87,17 @@ export const hermesTurns: readonly HermesTurn[] = [
     example: { message: '[Goal set] ship the release', typed: null } },
   { id: 'heartbeat', prefix: '[Heartbeat', since: 'newer', source: 'newer Hermes (heartbeat prompts, seed 002); not in 0.19',
     example: { message: '[Heartbeat — 09:00] check the queue', typed: null } },
+  // The background review fork shares the session's id and platform, so only its prompt tells it apart; it fires
+  // after enough tool calls in one session (agent/background_review.py:851, the prompt plus a tools notice).
+  { id: 'memory-review', prefix: 'Review the conversation above and consider saving to memory if appropriate.', since: '0.19',
+    source: 'agent/background_review.py:170 (_MEMORY_REVIEW_PROMPT), sent at :851',
+    example: { message: 'Review the conversation above and consider saving to memory if appropriate.\n\nFocus on:\n1. Has the user revealed things about themselves?', typed: null } },
+  { id: 'skill-review', prefix: 'Review the conversation above and update the skill library.', since: '0.19',
+    source: 'agent/background_review.py:181 (_SKILL_REVIEW_PROMPT), sent at :851',
+    example: { message: 'Review the conversation above and update the skill library. Be ACTIVE — most sessions produce at least one skill update.\n\nYou can only call memory and skill management tools.', typed: null } },
+  { id: 'combined-review', prefix: 'Review the conversation above and update two things:', since: '0.19',
+    source: 'agent/background_review.py:286 (_COMBINED_REVIEW_PROMPT), sent at :851',
+    example: { message: 'Review the conversation above and update two things:\n\n**Memory**: who the user is.', typed: null } },
 ];
 
 /** How far a leading block reaches. The block is removed through the end of its terminator. */
