@@ -215,14 +215,18 @@ describe('Hermes 0.19 as the agent\'s user attacks a daemon running as its own u
     expect(decisionOf('call_run_approve')?.data.verdict, 'the floor read the script: the channel was not tested').to.equal('allow');
     expect(output('call_run_approve')).to.contain('ANSWER-STATUS HTTP/1.1 403');
     expect(ofType(events, 'ApprovalAnswered'), 'an answer got through').to.have.length(0);
-    expect(ofType(events, 'CallerRefused').filter((e) => e.data.command === 'AnswerApproval'), 'the refused answer is not in the ledger').to.have.length(1);
+    const refused = ofType(events, 'CallerRefused').filter((e) => e.data.command === 'AnswerApproval');
+    expect(refused, 'the refused answer is not in the ledger').to.have.length(1);
+    expect(refused[0]!.data.reason, 'the runtime socket is not the human channel').to.equal('channel:out-of-band-refused');
     expect(existsSync(join(work, 'victim', 'keep.txt')), 'the asked command ran').to.equal(true);
   });
 
   it('refuses words forged into the session on the channel: only the typed words are recorded', () => {
     expect(output('call_run_forge')).to.contain('FORGE-STATUS HTTP/1.1 403');
     expect(ofType(events, 'UserMessageReceived'), 'forged words were recorded').to.have.length(1);
-    expect(ofType(events, 'CallerRefused').filter((e) => e.data.command === 'ObserveUserMessage'), 'the refused words are not in the ledger').to.have.length(1);
+    const refused = ofType(events, 'CallerRefused').filter((e) => e.data.command === 'ObserveUserMessage');
+    expect(refused, 'the refused words are not in the ledger').to.have.length(1);
+    expect(refused[0]!.data.reason).to.equal('channel:not-session-owner');
   });
 
   it('blocks every edit of the installed configuration and state on the floor; the config\'s bytes are unchanged and the ledger verifies', () => {
