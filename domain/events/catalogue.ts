@@ -76,6 +76,11 @@ export const ToolCallDecided = eventType('ToolCallDecided', z.object({
   approvalId: z.string().nullable(),
   /** The grant that let a dangerous action through, when one did. */
   grantId: z.string().nullable(),
+  /**
+   * A terminal call that moves the shell (`cd`, `workdir`) and may run: the directory it leaves the session's
+   * terminal in, null when that is unknown (domain/session/terminalDirectory.ts). Absent: the directory stays.
+   */
+  terminalCwd: z.string().nullable().optional(),
   at: instantSchema,
 }));
 

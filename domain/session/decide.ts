@@ -16,6 +16,7 @@ import type { OpenSession, SessionState } from './sessionState.ts';
 import { ownEntry } from '../encoding/ownEntry.ts';
 import { inProcessCaller, principalOf } from './caller.ts';
 import { checkCaller, mayAllowlist } from './channelRules.ts';
+import { callStart, directoryAfter, movesTerminal, terminalTool } from './terminalDirectory.ts';
 
 /** Questions one session may have waiting for a human at once; further asks are blocked until some are answered. */
 export const maxOpenQuestions = 32;
@@ -196,8 +197,25 @@ const toolCallDecided = (
   sessionId: data.sessionId, callId: data.callId, tool: data.tool, args: data.args, fingerprint: data.fingerprint,
   shell: data.shell, verdict: verdict.verdict, layer: verdict.layer, reasons: [...verdict.reasons],
   message: verdict.message, mode: verdict.mode, wouldBlock: wouldBlock.map((w) => ({ ...w, reasons: [...w.reasons] })),
-  approvalId, grantId, at: data.now,
+  approvalId, grantId, ...terminalMove(data, verdict.verdict), at: data.now,
 });
+
+/**
+ * The terminal's directory after a call that moves it: where the line ends for an allowed call; unknown for an
+ * asked one (it may run after an answer, or never); a blocked call moves nothing.
+ */
+const terminalMove = (data: ProposeToolCall['data'], verdict: LayerVerdict['verdict']): { terminalCwd?: string | null } => {
+  if (data.tool !== terminalTool || verdict === 'block' || !movesTerminal(data.args, data.shell)) return {};
+  if (verdict === 'ask') return { terminalCwd: null };
+  const home = data.protection?.home ?? null;
+  const dirs = new Set(data.pathFacts?.dirs ?? []);
+  const start = callStart(data.args['workdir'], data.pathFacts?.cwd ?? null, home);
+  // Hermes runs `cd -- WORKDIR || exit 126` first: a missing workdir leaves the terminal where it was, or not.
+  if (typeof data.args['workdir'] === 'string' && data.args['workdir'] !== '' && (start === null || !dirs.has(start))) return { terminalCwd: null };
+  const after = directoryAfter(data.shell, start, home, (path) => dirs.has(path));
+  // Hermes records `pwd -P`: the terminal is where a symlink on the way leads.
+  return { terminalCwd: after === null ? null : ownEntry(data.pathFacts?.links ?? {}, after) ?? after };
+};
 
 /** A session is owned by the registration whose command opened it (null: anonymous or in-process). */
 const ownerFor = (data: { readonly caller?: Parameters<typeof principalOf>[0] | undefined }): string | null =>

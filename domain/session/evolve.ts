@@ -16,7 +16,9 @@ export const evolve = (state: SessionState, event: TollgateEvent): SessionState 
       if (state.status !== 'open') return state;
       const { callId, tool, fingerprint, verdict, layer, reasons, message, approvalId } = event.data;
       const kept = state.recentDecisions.length >= recentDecisionsKept ? state.recentDecisions.slice(1) : state.recentDecisions;
-      return { ...state, recentDecisions: [...kept, { callId, tool, fingerprint, verdict, layer, reasons, message, approvalId }] };
+      const recentDecisions = [...kept, { callId, tool, fingerprint, verdict, layer, reasons, message, approvalId }];
+      const { terminalCwd } = event.data;
+      return terminalCwd === undefined ? { ...state, recentDecisions } : { ...state, recentDecisions, terminalCwd };
     }
     case 'ApprovalRequested': {
       if (state.status !== 'open') return state;

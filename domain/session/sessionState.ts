@@ -50,6 +50,11 @@ export interface OpenSession {
   readonly grants: Readonly<Record<string, SessionGrant>>;
   /** The last few decisions, oldest first. */
   readonly recentDecisions: readonly RecentDecision[];
+  /**
+   * Where the session's terminal is after its last call that moved it (Hermes keeps it between calls); null when
+   * unknown; absent until a call moves it (the runtime's reported cwd stands until then).
+   */
+  readonly terminalCwd?: string | null;
 }
 
 export type SessionState =

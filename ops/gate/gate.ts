@@ -26,6 +26,10 @@ import { protectedState } from './protectedState.ts';
 import type { ProtectionFacts } from '../../domain/gate/selfProtection/protectionFacts.ts';
 import { callPathFacts } from './callPathFacts.ts';
 import { scriptFacts } from './scriptFacts.ts';
+import { realpathSync, statSync } from 'node:fs';
+import type { CallPathFacts } from '../../domain/gate/selfProtection/callPathFacts.ts';
+import type { ShellAnalysis } from '../../domain/shell/shellAnalysis.ts';
+import { callStart, cdTargets, movesTerminal, terminalTool } from '../../domain/session/terminalDirectory.ts';
 import { inProcessCaller, type Caller } from '../../domain/session/caller.ts';
 import { allowlistChangeBy, ownerOf } from '../../domain/session/channelRules.ts';
 import { RuntimeRegistry, type Registration } from './runtimeRegistry.ts';
@@ -164,19 +168,24 @@ export class Gate {
       const parentSessionId = input.parentSessionId ?? null;
       const parentKnown = parentSessionId !== null && (await this.sessions.state(parentSessionId)).status === 'open';
       const now = this.now();
-      // Symlinks and folders among the call's paths: the file system is read here, before decide, never in it.
-      const pathFacts = callPathFacts({ tool: input.tool, args: input.args, shell: classified.shell, cwd: input.cwd ?? null }, this.protection);
-      // The scripts the line runs from disk: one written in an earlier call is judged by its content.
-      const scripts = scriptFacts(classified.shell, input.args, input.cwd ?? null, this.protection);
-      const done = await this.sessions.execute(input.sessionId, () => ({
-        type: 'ProposeToolCall',
-        data: {
-          sessionId: input.sessionId, now, callId, tool: input.tool, args: { ...input.args }, fingerprint: classified.fingerprint,
-          runsShell: classified.runsShell, shell: classified.shell, parentSessionId, parentKnown, allowlisted,
-          settings: this.settings, protection: this.protection, pathFacts, scripts, resumption: input.resumption ?? 'held', approvalId: this.deps.newId(),
-          caller: input.caller ?? inProcessCaller,
-        },
-      }));
+      const done = await this.sessions.execute(input.sessionId, (state) => {
+        // Where the session's terminal is wins over the runtime's report (its process's folder), which only seeds it.
+        const cwd = trackedCwd(state, input.cwd ?? null);
+        // Symlinks and folders among the call's paths: the file system is read here, before decide, never in it.
+        const pathFacts = withTerminalDirs(callPathFacts({ tool: input.tool, args: input.args, shell: classified.shell, cwd }, this.protection),
+          input.tool, input.args, classified.shell, this.protection.home);
+        // The scripts the line runs from disk: one written in an earlier call is judged by its content.
+        const scripts = scriptFacts(classified.shell, input.args, cwd, this.protection);
+        return {
+          type: 'ProposeToolCall',
+          data: {
+            sessionId: input.sessionId, now, callId, tool: input.tool, args: { ...input.args }, fingerprint: classified.fingerprint,
+            runsShell: classified.runsShell, shell: classified.shell, parentSessionId, parentKnown, allowlisted,
+            settings: this.settings, protection: this.protection, pathFacts, scripts, resumption: input.resumption ?? 'held', approvalId: this.deps.newId(),
+            caller: input.caller ?? inProcessCaller,
+          },
+        };
+      });
       this.noteAppended(done.position, done.events);
       return done.events.length === 0
         ? repeatedVerdict(done.state, input.sessionId, callId)
@@ -389,6 +398,36 @@ export class Gate {
     if (timer) { clearTimeout(timer); this.timers.delete(approvalId); }
   }
 }
+
+/** The session's terminal directory when a call moved it (null: unknown), else the runtime's reported cwd. */
+const trackedCwd = (state: SessionState, reported: string | null): string | null =>
+  state.status === 'open' && state.terminalCwd !== undefined ? state.terminalCwd : reported;
+
+/**
+ * Which of a moving terminal call's start and `cd` targets exist as folders (a `cd` into a missing one fails),
+ * and where they really are (Hermes records `pwd -P`, so the terminal ends up behind any symlink).
+ */
+const withTerminalDirs = (facts: CallPathFacts, tool: string, args: Readonly<Record<string, unknown>>, shell: ShellAnalysis | null, home: string | null): CallPathFacts => {
+  if (tool !== terminalTool || !movesTerminal(args, shell)) return facts;
+  const start = callStart(args['workdir'], facts.cwd, home);
+  const dirs = new Set(facts.dirs);
+  const links = { ...facts.links };
+  for (const path of [...(start === null ? [] : [start]), ...cdTargets(shell, start, home)]) {
+    const real = realFolder(path);
+    if (real === null) continue;
+    dirs.add(path);
+    if (real !== path) links[path] = real;
+  }
+  return { ...facts, links, dirs: [...dirs] };
+};
+
+const realFolder = (path: string): string | null => {
+  try {
+    return statSync(path).isDirectory() ? realpathSync.native(path) : null;
+  } catch {
+    return null;
+  }
+};
 
 const toolVerdictFrom = (events: readonly TollgateEvent[], sessionId: string, callId: string, position: number): ToolCallVerdict => {
   const decided = events.find((e) => e.type === 'ToolCallDecided');
