@@ -16,7 +16,7 @@ import type { OpenSession, SessionState } from './sessionState.ts';
 import { ownEntry } from '../encoding/ownEntry.ts';
 import { inProcessCaller, principalOf } from './caller.ts';
 import { checkCaller, mayAllowlist } from './channelRules.ts';
-import { callStart, directoryAfter, movesTerminal, terminalTool } from './terminalDirectory.ts';
+import { callStart, directoryAfter, movesRelatively, movesTerminal, terminalTool } from './terminalDirectory.ts';
 
 /** Questions one session may have waiting for a human at once; further asks are blocked until some are answered. */
 export const maxOpenQuestions = 32;
@@ -81,7 +81,18 @@ const proposeToolCall = (command: ProposeToolCall, state: SessionState): Tollgat
   return [toolCallDecided(data, { layer: 'session', verdict: 'block', reasons: [reason], message, mode: 'enforce' }, [], null, null)];
 };
 
-const decideToolCall = ({ data }: ProposeToolCall, state: OpenSession): TollgateEvent[] => {
+/**
+ * A relative `cd` decided twice in a row is most likely one call guarded twice (the plugin, then Hermes' shell hook
+ * with no call id), which the terminal runs once: where it ends is then unclear.
+ */
+const decideToolCall = (command: ProposeToolCall, state: OpenSession): TollgateEvent[] => {
+  const events = decideToolCallOnce(command, state);
+  const previous = state.recentDecisions[state.recentDecisions.length - 1];
+  if (previous?.tool !== command.data.tool || previous.fingerprint !== command.data.fingerprint || !movesRelatively(command.data.shell)) return events;
+  return events.map((e) => (e.type === 'ToolCallDecided' && typeof e.data.terminalCwd === 'string' ? { ...e, data: { ...e.data, terminalCwd: null } } : e));
+};
+
+const decideToolCallOnce = ({ data }: ProposeToolCall, state: OpenSession): TollgateEvent[] => {
   const earlier = state.recentDecisions.find((d) => d.callId === data.callId);
   // The same call asked again (a plugin and a shell hook both guarding, a resent request) gets the answer it already
   // has: nothing new is decided, so a one-time grant is not spent twice. The same id for another action is refused.

@@ -37,6 +37,10 @@ export const movesTerminal = (args: Readonly<Record<string, unknown>>, shell: Sh
   (typeof args['workdir'] === 'string' && args['workdir'] !== '')
   || (shell !== null && (!shell.parsed || shell.commands.some((c) => movers.has(c.program) || /[$`]/.test(c.program))));
 
+/** Whether the line has a `cd` whose target depends on where it starts (`cd data`, `cd ..`). */
+export const movesRelatively = (shell: ShellAnalysis | null): boolean =>
+  shell?.commands.some((c) => c.program === 'cd' && c.args.some((a) => !a.startsWith('-') && !/^[/~]/.test(a))) ?? false;
+
 /**
  * The absolute targets of the line's top-level `cd`s, in order, as `directoryAfter` would resolve them (the gate
  * looks up which exist, since a `cd` into a missing folder fails and leaves the shell where it was).

@@ -14,7 +14,7 @@ import { proposeTerminal, sessionStarted, userMessageReceived } from '../../supp
 
 const home = '/home/agent';
 /** The folders that exist (the gate looks them up before decide). */
-const dirs = ['/srv/app', '/srv/app/data', '/srv/app/data/keys', home, `${home}/.hermes`, '/tmp', '/tmp/project'];
+const dirs = ['/srv/app', '/srv/app/data', '/srv/app/data/data', '/srv/app/data/keys', home, `${home}/.hermes`, '/tmp', '/tmp/project'];
 
 let analyze: (line: string) => ShellAnalysis;
 before(async () => {
@@ -84,6 +84,14 @@ describe("the session's terminal directory (folded from allowed terminal calls)"
   it('makes a relative or missing workdir unknown', () => {
     expect(run([{ command: 'ls', workdir: 'sub' }])).to.deep.equal([null]);
     expect(run([{ command: 'ls', workdir: '/nowhere' }])).to.deep.equal([null]);
+  });
+
+  it('is unknown after the same relative cd twice in a row (one call guarded by the plugin and the shell hook)', () => {
+    expect(run(['cd /srv/app', 'cd data', 'cd data'])).to.deep.equal(['/srv/app', '/srv/app/data', null]);
+  });
+
+  it('keeps an absolute cd decided twice in a row (running it twice ends in the same place)', () => {
+    expect(run(['cd /srv/app', 'cd /srv/app'])).to.deep.equal(['/srv/app', '/srv/app']);
   });
 
   it('is unknown after an asked call that moves (it may run after an answer, or never)', () => {
