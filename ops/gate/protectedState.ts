@@ -35,6 +35,9 @@ export const clonedCode: readonly string[] = [
   'bin', 'adapters', 'domain', 'ops', 'projections', 'node_modules', 'package.json', 'package-lock.json', 'tsconfig.json',
 ];
 
+/** The files the daemon keeps in `<data.dir>/keys/` (ops/runtime/openRuntime.ts). */
+export const keyFileNames: readonly string[] = ['runtime-registrations.json', 'checkpoint-hmac.key', 'payload-hmac.key', 'checkpoint.ed25519'];
+
 export const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 export const protectedState = (config: TollgateConfig, options: ProtectedStateOptions = {}): ProtectionFacts => {
@@ -52,6 +55,9 @@ export const protectedState = (config: TollgateConfig, options: ProtectedStateOp
   const dataDir = abs(config.data.dir);
   if (!sharedFolders.has(dataDir) && dataDir !== home) add(dataDir, 'data');
   for (const secret of ['keys', 'http-token']) add(join(dataDir, secret), 'secret');
+  // The key files by name too: their names are tollgate's own, so `cat runtime-registrations.json` is judged a read of
+  // the keys even when the terminal's directory is not known (a `cd` the gate could not follow).
+  for (const key of keyFileNames) add(join(dataDir, 'keys', key), 'secret');
   add(config.server.http.token_file, 'secret');
   const ledgerFile = /^sqlite:(.+)$/.exec(config.ledger.url)?.[1];
   if (ledgerFile !== undefined) add(ledgerFile, 'data');
