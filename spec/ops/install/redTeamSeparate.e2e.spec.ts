@@ -26,7 +26,7 @@ import { runHermes, type HermesRun } from '../../e2e/hermes/support/runHermes.ts
 import { ofType, type RecordedTollgateEvent } from '../../e2e/hermes/support/tollgateDaemon.ts';
 import { toolResult } from '../../e2e/hermes/support/world.ts';
 import { runCli } from '../../support/runCli.ts';
-import { asUser, isRoot, requireRoot, spawnAsUser, useTestAccounts } from './support/osUsers.ts';
+import { asUser, isRoot, requireRoot, spawnAsUser, useTestAccounts, skipUnlessRunnableBy } from './support/osUsers.ts';
 
 const node = '/usr/bin/node';
 
@@ -90,6 +90,7 @@ describe('Hermes 0.19 as the agent\'s user attacks a daemon running as its own u
 
   before(async function () {
     if (!isRoot()) return;
+    skipUnlessRunnableBy(this, accounts.current.agent, hermes.current.hermes);
     root = mkdtempSync(join(tmpdir(), 'tg-rt-'));
     chmodSync(root, 0o755);
     const names = ['--user', accounts.current.daemonUser, '--approver-group', accounts.current.approverGroup];

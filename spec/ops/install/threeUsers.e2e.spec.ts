@@ -16,7 +16,7 @@ import { createHermesHome } from '../../e2e/hermes/support/hermesHome.ts';
 import { useHermes } from '../../e2e/hermes/support/hermesVenv.ts';
 import { runHermes, type HermesRun } from '../../e2e/hermes/support/runHermes.ts';
 import { runCli } from '../../support/runCli.ts';
-import { asUser, isRoot, requireRoot, spawnAsUser, useTestAccounts } from './support/osUsers.ts';
+import { asUser, isRoot, requireRoot, spawnAsUser, useTestAccounts, skipUnlessRunnableBy } from './support/osUsers.ts';
 
 const node = '/usr/bin/node';
 
@@ -52,6 +52,7 @@ describe('three users in a real Hermes 0.19: daemon as its own user, Hermes as t
   before(async function () {
     if (!isRoot()) return;
     this.timeout(240_000);
+    skipUnlessRunnableBy(this, accounts.current.agent, hermes.current.hermes);
     root = mkdtempSync(join(tmpdir(), 'tg-3u-'));
     chmodSync(root, 0o755);
     const names = ['--user', accounts.current.daemonUser, '--approver-group', accounts.current.approverGroup];

@@ -57,3 +57,14 @@ export const asUser = (user: string, command: readonly string[], input?: string)
 /** Starts a long-running program as `user` with setpriv, which execs: the child's pid is the program's. */
 export const spawnAsUser = (user: string, command: readonly string[]): ChildProcess =>
   spawn('setpriv', ['--reuid', user, '--regid', user, '--init-groups', '--', ...command], { env, cwd: '/', stdio: ['ignore', 'pipe', 'pipe'] });
+
+/**
+ * Skips the suite (with the reason) when `user` cannot run `path`: a clone under a folder other users cannot enter
+ * (a 0700 `mktemp -d`, a private home) keeps the Hermes venv out of the agent's reach. `.ci/run` puts the venv in a
+ * shared folder (`TOLLGATE_E2E_VENV`), so CI always runs these suites.
+ */
+export const skipUnlessRunnableBy = (context: Mocha.Context, user: string, path: string): void => {
+  if (asUser(user, ['test', '-x', path]).status === 0) return;
+  console.log(`      (skipped: ${user} cannot run ${path}; set TOLLGATE_E2E_VENV to a folder other users can enter)`);
+  context.skip();
+};
