@@ -10,7 +10,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { Gate } from '../../../ops/gate/gate.ts';
 import { packageRoot } from '../../../ops/gate/protectedState.ts';
-import { openTestGate } from '../../support/openTestGate.ts';
+import { openFloorGate } from './support/floorGate.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'tollgate-selfprot-cmds-'));
 const data = join(root, 'data');
@@ -114,11 +114,7 @@ describe('the self-protection floor against the red team\'s command findings, th
     describe(`with approvals ${JSON.stringify(settings)}`, () => {
       let gate: Gate;
       before(async () => {
-        gate = await openTestGate({ config: {
-          data: { dir: data }, server: { socket: sock, http: { enabled: true, port: 8787 } }, approvals: settings,
-          protection: { rules_files: ['AGENTS.md'], hermes_homes: [], paths: [] },
-        } });
-        await gate.userMessage({ sessionId: 's', text: 'tidy the project' });
+        gate = await openFloorGate({ data, sock, hermesHomes: [], approvals: settings });
       });
       after(() => gate.close());
 

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { Gate } from '../../../ops/gate/gate.ts';
 import { packageRoot } from '../../../ops/gate/protectedState.ts';
 import { openTestGate } from '../../support/openTestGate.ts';
+import { openFloorGate } from './support/floorGate.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'tollgate-selfprot-paths-'));
 const project = join(root, 'project');
@@ -126,11 +127,7 @@ describe('the self-protection floor on paths, with the agent\'s working director
     describe(`with approvals ${JSON.stringify(settings)}`, () => {
       let gate: Gate;
       before(async () => {
-        gate = await openTestGate({ config: {
-          data: { dir: data }, server: { socket: sock, http: { enabled: true, port: 8787 } }, approvals: settings,
-          protection: { rules_files: ['AGENTS.md'], hermes_homes: [bot], paths: [] },
-        } });
-        await gate.userMessage({ sessionId: 's', text: 'tidy the project' });
+        gate = await openFloorGate({ data, sock, hermesHomes: [bot], approvals: settings });
       });
       after(() => gate.close());
 
