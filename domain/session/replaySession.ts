@@ -7,6 +7,7 @@ import { canonicalJson } from '../encoding/canonicalJson.ts';
 import type { TollgateEvent } from '../events/catalogue.ts';
 import { sessionCommandSchema, type SessionCommand } from './commands.ts';
 import { decide as realDecide } from './decide.ts';
+import { restoreCommand } from './recordedCommand.ts';
 import { evolve } from './evolve.ts';
 import { initialState, type SessionState } from './sessionState.ts';
 
@@ -38,14 +39,21 @@ export const replaySession = (
   const differences: ReplayDifference[] = [];
   let state = initialState();
   let commands = 0;
+  const factsById = new Map<string, unknown>();
   for (const group of groupByCommand(records)) {
     const first = group[0]!;
     const recorded = group.map((r) => r.event);
-    const parsed = sessionCommandSchema.safeParse(first.metadata['command']);
-    if (!parsed.success) {
+    const restored = restoreCommand(first.metadata, factsById);
+    const parsed = restored.ok ? sessionCommandSchema.safeParse(restored.command) : null;
+    if (!restored.ok) {
+      differences.push({ position: first.position, commandType: 'unknown', problem: restored.problem, recorded, replayed: [] });
+    } else if (parsed === null || !parsed.success) {
       differences.push({ position: first.position, commandType: 'unknown', problem: 'the recorded command is missing or does not validate', recorded, replayed: [] });
     } else {
       commands++;
+      const commandId = first.metadata['commandId'];
+      if (parsed.data.type === 'ProposeToolCall' && parsed.data.data.protection !== undefined && first.metadata['protectionFrom'] === undefined && typeof commandId === 'string')
+        factsById.set(commandId, parsed.data.data.protection);
       const replayed = decideWith(parsed.data, state);
       if (canonicalJson(replayed) !== canonicalJson(recorded))
         differences.push({ position: first.position, commandType: parsed.data.type, problem: describe(recorded, replayed), recorded, replayed });

@@ -5,7 +5,7 @@
  * (of the longest prefix that exists) and whether it is a folder. Cheap by design: words without a '/' are
  * skipped (a relative one is also judged by its cwd-resolved form) and the count is capped.
  */
-import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { startDirectory, type CallPathFacts } from '../../domain/gate/selfProtection/callPathFacts.ts';
 import { patchTargets } from '../../domain/gate/selfProtection/patchTargets.ts';
@@ -13,7 +13,7 @@ import { isPattern, protectionIndex, resolvePath, type PathContext } from '../..
 import type { ProtectionFacts } from '../../domain/gate/selfProtection/protectionFacts.ts';
 import { pythonStringLiterals } from '../../domain/gate/selfProtection/pythonCode.ts';
 import { contextOf, lineScope } from '../../domain/gate/selfProtection/shellScope.ts';
-import { wordsIn } from '../../domain/gate/selfProtection/shellOperands.ts';
+import { argWords } from '../../domain/gate/selfProtection/shellOperands.ts';
 import type { ShellAnalysis } from '../../domain/shell/shellAnalysis.ts';
 import { normalizePath } from '../../domain/shell/shellPaths.ts';
 
@@ -48,7 +48,7 @@ export const callPathFacts = (input: CallPathInput, protection: ProtectionFacts)
     for (const command of input.shell.commands) {
       const at = contextOf(scope, command);
       if (at.cwd !== null) absolutes.add(at.cwd);
-      for (const word of [command.programPath, ...command.args.flatMap(wordsIn), ...command.redirects.map((r) => r.target)]) add(word, at);
+      for (const word of [command.programPath, ...argWords(command), ...command.redirects.map((r) => r.target)]) add(word, at);
       // A copy's destination names a folder even without a '/' (`cp evil/tollgate.yaml main`).
       const last = command.args[command.args.length - 1];
       if (copyPrograms.has(command.program) && last !== undefined && !last.startsWith('-')) add(last, at, true);
@@ -72,21 +72,28 @@ const realPathOf = (path: string, depth = 0): string => {
   const rest: string[] = [];
   let at = path;
   for (;;) {
-    try {
-      return rest.length === 0 ? realpathSync.native(at) : join(realpathSync.native(at), ...rest);
-    } catch {
-      if (at === '/' || at === '') return path;
-      const target = depth < 8 ? linkText(at) : null;
-      if (target !== null) return realPathOf(normalizePath(join(resolve(dirname(at), target), ...rest)), depth + 1);
-      rest.unshift(basename(at));
-      at = dirname(at);
-    }
+    // Most words name nothing on disk yet: asking first avoids an exception per missing path.
+    const real = existsSync(at) ? realPath(at) : null;
+    if (real !== null) return rest.length === 0 ? real : join(real, ...rest);
+    if (at === '/' || at === '') return path;
+    const target = depth < 8 ? linkText(at) : null;
+    if (target !== null) return realPathOf(normalizePath(join(resolve(dirname(at), target), ...rest)), depth + 1);
+    rest.unshift(basename(at));
+    at = dirname(at);
+  }
+};
+
+const realPath = (path: string): string | null => {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return null;
   }
 };
 
 const linkText = (path: string): string | null => {
   try {
-    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : null;
+    return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true ? readlinkSync(path) : null;
   } catch {
     return null;
   }
@@ -94,7 +101,7 @@ const linkText = (path: string): string | null => {
 
 const isDirectory = (path: string): boolean => {
   try {
-    return statSync(path).isDirectory();
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
   } catch {
     return false;
   }

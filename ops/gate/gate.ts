@@ -25,6 +25,7 @@ import { SessionStore } from './sessionStore.ts';
 import { protectedState } from './protectedState.ts';
 import type { ProtectionFacts } from '../../domain/gate/selfProtection/protectionFacts.ts';
 import { callPathFacts } from './callPathFacts.ts';
+import { deepFrozen } from '../../domain/encoding/deepFrozen.ts';
 import { scriptFacts } from './scriptFacts.ts';
 import { realpathSync, statSync } from 'node:fs';
 import type { CallPathFacts } from '../../domain/gate/selfProtection/callPathFacts.ts';
@@ -116,7 +117,8 @@ export class Gate {
     this.settings = {
       approvals: { mode: approvals.mode, yolo: approvals.yolo, timeoutSeconds: approvals.timeout, smartModelConfigured: approvals.smart_model !== null },
     };
-    this.protection = deps.protection ?? protectedState(deps.config);
+    // Frozen: every command of this run carries this one object, checked once and recorded once per session.
+    this.protection = deepFrozen(deps.protection ?? protectedState(deps.config));
     this.configAllowlist = new Set(approvals.allowlist.map((line) => allowlistKey('terminal', actionFingerprint('terminal', { commandLine: line.trim() }))));
   }
 

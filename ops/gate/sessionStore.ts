@@ -6,11 +6,13 @@
 import { NO_STREAM, isWrongExpectedRevision, type Ledger, type RecordedEvent } from '../../adapters/ledger/port.ts';
 import type { TollgateEvent } from '../../domain/events/catalogue.ts';
 import { decodeEvent, encodeEvent } from '../../domain/events/codec.ts';
-import { sessionCommandSchema, type SessionCommand } from '../../domain/session/commands.ts';
+import { sessionCommandSchema, type ProposeToolCall, type SessionCommand } from '../../domain/session/commands.ts';
 import { decide } from '../../domain/session/decide.ts';
 import { evolve } from '../../domain/session/evolve.ts';
 import { initialState, type SessionState } from '../../domain/session/sessionState.ts';
+import { recordCommand, type RecordedFacts } from '../../domain/session/recordedCommand.ts';
 import { KeyedLock } from './keyedLock.ts';
+import { deepFrozen } from '../../domain/encoding/deepFrozen.ts';
 
 export const sessionStream = (sessionId: string): string => `session-${sessionId}`;
 
@@ -18,6 +20,8 @@ interface Loaded {
   readonly state: SessionState;
   /** Revision of the stream's last event, or -1 when the stream does not exist. */
   readonly revision: number;
+  /** The protection facts this session's stream holds in full, as this process recorded them (recordedCommand.ts). */
+  readonly facts?: RecordedFacts | null;
 }
 
 export interface Executed {
@@ -51,18 +55,18 @@ export class SessionStore {
     return this.lock.run(sessionId, async () => {
       for (let attempt = 1; ; attempt++) {
         const loaded = await this.load(sessionId);
-        // Commands are validated like events: a malformed one is an internal error, so the caller fails closed.
-        const command = sessionCommandSchema.parse(await build(loaded.state)) as SessionCommand;
+        const command = parseCommand(await build(loaded.state));
         const events = decide(command, loaded.state);
         if (events.length === 0) return { command, events, position: 0, state: loaded.state };
         const commandId = this.newId();
-        const encoded = events.map((e, i) => encodeEvent(e, i === 0 ? { commandId, writer: this.writer, command } : { commandId }));
+        const { record, held } = recordCommand(command, commandId, loaded.facts ?? null);
+        const encoded = events.map((e, i) => encodeEvent(e, i === 0 ? { commandId, writer: this.writer, ...record } : { commandId }));
         try {
           const result = await this.ledger.append(sessionStream(sessionId), encoded, {
             expected: loaded.revision < 0 ? NO_STREAM : loaded.revision,
           });
           const state = events.reduce(evolve, loaded.state);
-          this.cache.set(sessionId, { state, revision: result.nextExpectedRevision });
+          this.cache.set(sessionId, { state, revision: result.nextExpectedRevision, facts: held });
           return { command, events, position: result.position, state };
         } catch (error) {
           this.cache.delete(sessionId);
@@ -87,6 +91,26 @@ export class SessionStore {
     return loaded;
   }
 }
+
+/**
+ * Commands are validated like events: a malformed one is an internal error, so the caller fails closed. The
+ * protection facts are one frozen object per daemon run: checked in full the first time, after which every
+ * command carries the same checked copy (so the session records them once: recordedCommand.ts).
+ */
+const checkedFacts = new WeakMap<object, NonNullable<ProposeToolCall['data']['protection']>>();
+const parseCommand = (built: SessionCommand): SessionCommand => {
+  const facts = built.type === 'ProposeToolCall' ? built.data.protection : undefined;
+  if (built.type !== 'ProposeToolCall' || facts == null) return sessionCommandSchema.parse(built) as SessionCommand;
+  const checked = checkedFacts.get(facts);
+  if (checked === undefined) {
+    const parsed = sessionCommandSchema.parse(built) as ProposeToolCall;
+    if (Object.isFrozen(facts) && parsed.data.protection != null) checkedFacts.set(facts, deepFrozen(parsed.data.protection));
+    return { ...parsed, data: { ...parsed.data, protection: checkedFacts.get(facts) ?? parsed.data.protection } };
+  }
+  const { protection: _checked, ...rest } = built.data;
+  const parsed = sessionCommandSchema.parse({ ...built, data: rest }) as ProposeToolCall;
+  return { ...parsed, data: { ...parsed.data, protection: checked } };
+};
 
 const foldRecorded = (recorded: readonly RecordedEvent[]): Loaded => {
   let state = initialState();

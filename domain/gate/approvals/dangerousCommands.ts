@@ -13,4 +13,4 @@ import { systemRules } from './dangerousCommandsSystem.ts';
 
 export const dangerousCommands: readonly DangerousRule[] = [...fileRules, ...systemRules, ...codeRules, ...gitRules, ...sqlRules];
 
-export const matchDangerous = (analysis: ShellAnalysis): RuleHit[] => matchRules(dangerousCommands, analysis);
+export const matchDangerous = (analysis: ShellAnalysis): readonly RuleHit[] => matchRules(dangerousCommands, analysis);

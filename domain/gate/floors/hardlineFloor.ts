@@ -3,4 +3,4 @@ import type { RuleHit, ShellAnalysis } from '../../shell/shellAnalysis.ts';
 import { matchRules } from './commandRule.ts';
 import { hardlineCommands } from './hardlineCommands.ts';
 
-export const matchHardline = (analysis: ShellAnalysis): RuleHit[] => matchRules(hardlineCommands, analysis);
+export const matchHardline = (analysis: ShellAnalysis): readonly RuleHit[] => matchRules(hardlineCommands, analysis);

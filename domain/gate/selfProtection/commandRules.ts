@@ -189,6 +189,8 @@ const producedOnLine = (analysis: ShellAnalysis, before: SimpleCommand): Map<str
   return files;
 };
 
+const noFiles: ReadonlyMap<string, string> = new Map();
+
 const runsCode = (command: SimpleCommand, scope: LineScope, onDisk: RunScripts = {}): CommandFinding[] => {
   const { program, args } = command;
   const context = contextOf(scope, command);
@@ -201,15 +203,16 @@ const runsCode = (command: SimpleCommand, scope: LineScope, onDisk: RunScripts =
   const runsFile = interpreterPrograms.test(program) || shellInterpreters.test(program);
   const scripts = [...(runsFile ? args.filter((a) => !a.startsWith('-')).slice(0, 1) : []), ...command.redirects.filter((r) => r.op === '<').map((r) => r.target), command.programPath];
   // `curl -o x.sh URL && bash x.sh`, `base64 -d <<< … > x.sh; ./x.sh`: a file downloaded or decoded on the line, then run.
-  const produced = producedOnLine(scope.analysis, command);
+  const produced = command === scope.analysis.commands[0] ? noFiles : producedOnLine(scope.analysis, command);
   for (const script of scripts) {
     const by = produced.get(script);
     if (by !== undefined && (runsFile || script === command.programPath)) findings.push({ id: 'hidden-command', what: `${script}, made by ${by}, run` });
   }
   // `cat > /tmp/a.py <<EOF … EOF; python3 /tmp/a.py`, `bash < /tmp/x.sh`: the script written earlier on the line,
   // else the one on disk (written in an earlier call), as recorded before decide.
-  const written = writtenOnLine(scope.analysis, command);
-  for (const script of scriptWords(command)) {
+  const run = scriptWords(command);
+  const written = run.length === 0 ? noFiles : writtenOnLine(scope.analysis, command);
+  for (const script of run) {
     const absolute = resolvePath(script, context)?.absolute;
     const content = written.get(script) ?? (absolute == null ? undefined : onDisk[absolute]);
     if (content === undefined || content === '') continue;

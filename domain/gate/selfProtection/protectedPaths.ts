@@ -58,6 +58,10 @@ export interface ProtectionIndex {
   /** This call's symlinks (absolute path as written -> real path) and named folders; empty until withCallFacts. */
   readonly links: ReadonlyMap<string, string>;
   readonly dirs: ReadonlySet<string>;
+  /** Every segment a path must contain to name something protected (see cannotName). */
+  readonly knownSegments: ReadonlySet<string>;
+  /** Working directories already found to hold nothing protected, nor to lie inside something protected. */
+  readonly plainDirs: Map<string, boolean>;
 }
 
 const noLinks: ReadonlyMap<string, string> = new Map();
@@ -78,10 +82,17 @@ const entry = (path: string, kind: HitKind, profile = false): Entry => {
 };
 
 let cached: { facts: ProtectionFacts; index: ProtectionIndex } | null = null;
+/** Frozen facts are one object per daemon run (and its checked copy): their index is kept with them. */
+const byFrozenFacts = new WeakMap<ProtectionFacts, ProtectionIndex>();
 
 /** The lookups for one set of facts; the gate records the same facts with every call, so the last is kept. */
 export const protectionIndex = (facts: ProtectionFacts): ProtectionIndex => {
-  if (cached !== null && sameFacts(cached.facts, facts)) return cached.index;
+  const frozen = byFrozenFacts.get(facts);
+  if (frozen !== undefined) return frozen;
+  if (cached !== null && sameFacts(cached.facts, facts)) {
+    if (Object.isFrozen(facts)) byFrozenFacts.set(facts, cached.index);
+    return cached.index;
+  }
   const entries = facts.paths.map((p) => entry(normalizePath(p.path), p.kind));
   const homes = facts.hermesHomes.map((h) => entry(normalizePath(h), 'hermes-home', h.includes('/profiles/')));
   const homeFiles = homes.flatMap((h) => [...hermesProtectedNames].map((n) => ({ text: `${h.path}/${n}`, kind: 'hermes-file' as HitKind })));
@@ -96,9 +107,44 @@ export const protectionIndex = (facts: ProtectionFacts): ProtectionIndex => {
     devTcp: facts.httpPort === null ? null : new RegExp(`^/dev/(?:tcp|udp)/(?:127\\.[0-9.]+|localhost)/${facts.httpPort}$`),
     sockets: entries.filter((e) => e.kind === 'socket').map((e) => e.path),
     links: noLinks, dirs: noDirs,
+    knownSegments: new Set([...entries, ...homes].flatMap((e) => e.segments).concat(
+      [...dataInnerNames, ...codeInnerNames, ...hermesProtectedNames, ...byNameKinds.keys(), ...facts.rulesFiles, ...nameSegments])),
+    plainDirs: new Map(),
   };
   cached = { facts, index };
+  if (Object.isFrozen(facts)) byFrozenFacts.set(facts, index);
   return index;
+};
+
+/** Segments that the by-name rules look for in any folder (matchNames, hermesPackage). */
+const nameSegments = ['.claude', 'settings.json', 'settings.local.json', '.hermes', 'site-packages', 'dist-packages'];
+
+/**
+ * A cheap and exact shortcut for the common word: true when no spelling of it can name anything protected, so
+ * resolving and matching it would find nothing. Every match (absolute, by tail, by name) needs one of the
+ * index's known segments in the word, unless the working directory already lies inside or at a protected
+ * path; words with variables, `~`, `..`, patterns or call symlinks take the full path.
+ */
+export const cannotName = (word: string, context: PathContext, index: ProtectionIndex): boolean => {
+  if (index.links.size > 0 || context.base || /[$`~*?[{\s\\]/.test(word)) return false;
+  if (!word.includes('/')) {
+    if (word === '..' || index.knownSegments.has(word)) return false;
+  } else {
+    for (const segment of word.split('/')) if (segment === '..' || index.knownSegments.has(segment)) return false;
+  }
+  if (word.startsWith('/') || context.cwd === null) return true;
+  return plainDirectory(context.cwd, index);
+};
+
+/** Whether names below this folder can be protected only through segments of their own (see cannotName). */
+const plainDirectory = (dir: string, index: ProtectionIndex): boolean => {
+  let plain = index.plainDirs.get(dir);
+  if (plain !== undefined) return plain;
+  const segments = segmentsOf(dir);
+  plain = !segments.some((s) => s === '.hermes' || s === 'site-packages' || s === 'dist-packages') && segments[segments.length - 1] !== '.claude'
+    && ![...index.entries, ...index.homes].some((e) => dir === e.path || dir.startsWith(`${e.path}/`));
+  if (index.plainDirs.size < 256) index.plainDirs.set(dir, plain);
+  return plain;
 };
 
 const sameFacts = (a: ProtectionFacts, b: ProtectionFacts): boolean =>

@@ -71,9 +71,17 @@ const computeOperands = (command: SimpleCommand): Operands => {
   return { ...own, writes: [...own.writes, ...redirectWrites], reads: [...own.reads, ...redirectReads] };
 };
 
+/** Every word of the command's arguments as wordsIn reads them, once per command object. */
+const argWordsMemo = new WeakMap<SimpleCommand, readonly string[]>();
+export const argWords = (command: SimpleCommand): readonly string[] => {
+  let words = argWordsMemo.get(command);
+  if (words === undefined) argWordsMemo.set(command, words = command.args.flatMap(wordsIn));
+  return words;
+};
+
 const programOperands = (command: SimpleCommand): Operands => {
   const { program, args } = command;
-  const words = args.flatMap(wordsIn);
+  const words = argWords(command);
   switch (program) {
     case 'sed': return sedOperands(args);
     case 'perl': case 'ruby':

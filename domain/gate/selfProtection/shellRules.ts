@@ -10,7 +10,7 @@ import {
 } from './controlCommands.ts';
 import { containsProtected, matchAbsolute, resolvePath, type PathContext, type PathHit } from './protectedPaths.ts';
 import { contextOf, hitInText, hitOf, wordHit, type LineScope } from './shellScope.ts';
-import { operandsOf, readOnlyPrograms, wordsIn, type Landing } from './shellOperands.ts';
+import { argWords, operandsOf, readOnlyPrograms, type Landing } from './shellOperands.ts';
 
 export type SelfProtectionId =
   | 'socket-client' | 'read-secret' | 'write-protected-path' | 'tollgate-control-command' | 'hermes-control' | 'uninstall'
@@ -74,7 +74,7 @@ const socketTarget = (command: SimpleCommand, scope: LineScope): string | null =
   }
   // Any other program handed a socket path (python -c with the path, a script given it as an argument).
   if (!readOnlyPrograms.has(program)) {
-    for (const word of args.flatMap(wordsIn)) { const hit = isSocket(word); if (hit !== null) return hit; }
+    for (const word of argWords(command)) { const hit = isSocket(word); if (hit !== null) return hit; }
     const code = operandsOf(command).code;
     for (const text of code) {
       const hit = hitInText(text, context, scope.index);
@@ -119,7 +119,7 @@ const writesProtected = (command: SimpleCommand, scope: LineScope): string | nul
     }
     for (const other of scope.analysis.commands) {
       if (other === command) continue;
-      const named = firstHit(other.args.flatMap(wordsIn), other, scope, () => true);
+      const named = firstHit(argWords(other), other, scope, () => true);
       if (named !== null) return describe(named);
       const context = contextOf(scope, other);
       for (const word of other.args) {

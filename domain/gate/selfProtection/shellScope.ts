@@ -5,7 +5,7 @@
 import { normalizePath } from '../../shell/shellPaths.ts';
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
 import { withoutPrintedLiterals } from './pythonCode.ts';
-import { matchPath, mentionedPath, resolvePath, type PathContext, type PathHit, type ProtectionIndex } from './protectedPaths.ts';
+import { cannotName, matchPath, mentionedPath, resolvePath, type PathContext, type PathHit, type ProtectionIndex } from './protectedPaths.ts';
 
 export interface LineScope {
   readonly index: ProtectionIndex;
@@ -14,6 +14,8 @@ export interface LineScope {
   readonly cwds: readonly (string | null)[];
   /** Where the directory is unknown: the relative folder `cd` entered from the start, per command. */
   readonly bases: readonly (string | null)[];
+  /** Each command's path context (same order), made once for the rows that all ask for it. */
+  readonly contexts: readonly PathContext[];
   /** Words already judged on this line (several rows ask about the same words). */
   readonly judged: Map<string, PathHit | null>;
 }
@@ -37,7 +39,8 @@ export const lineScope = (analysis: ShellAnalysis, index: ProtectionIndex, workd
       base = cwd === null && relativeTarget ? (base === null ? target : `${base}/${target}`) : null;
     }
   }
-  return { index, analysis, cwds, bases, judged: new Map() };
+  const contexts = cwds.map((at, i) => ({ home, hermesHome, cwd: at, base: bases[i] ?? null }));
+  return { index, analysis, cwds, bases, contexts, judged: new Map() };
 };
 
 const absoluteDir = (word: string, context: PathContext): string | null => {
@@ -45,14 +48,15 @@ const absoluteDir = (word: string, context: PathContext): string | null => {
   return resolved?.absolute ?? null;
 };
 
-export const contextOf = (scope: LineScope, command: SimpleCommand): PathContext => {
-  const at = scope.analysis.commands.indexOf(command);
-  return { home: scope.index.facts.home, hermesHome: scope.index.facts.hermesHome, cwd: at < 0 ? null : scope.cwds[at] ?? null, base: at < 0 ? null : scope.bases[at] ?? null };
-};
+const unknownPlace = (scope: LineScope): PathContext => ({ home: scope.index.facts.home, hermesHome: scope.index.facts.hermesHome, cwd: null, base: null });
+
+export const contextOf = (scope: LineScope, command: SimpleCommand): PathContext =>
+  scope.contexts[scope.analysis.commands.indexOf(command)] ?? unknownPlace(scope);
 
 /** What a word of one command of the line names, judged once per line. */
 export const wordHit = (scope: LineScope, command: SimpleCommand, word: string): PathHit | null => {
   const context = contextOf(scope, command);
+  if (cannotName(word, context, scope.index)) return null;
   const key = `${context.cwd ?? ''}\u0000${context.base ?? ''}\u0000${word}`;
   let hit = scope.judged.get(key);
   if (hit === undefined) scope.judged.set(key, hit = hitOf(word, context, scope.index));
@@ -61,6 +65,7 @@ export const wordHit = (scope: LineScope, command: SimpleCommand, word: string):
 
 /** The protected thing a word of the command names, if any. */
 export const hitOf = (word: string, context: PathContext, index: ProtectionIndex): PathHit | null => {
+  if (cannotName(word, context, index)) return null;
   const resolved = resolvePath(word, context);
   return resolved === null ? null : matchPath(resolved, index);
 };

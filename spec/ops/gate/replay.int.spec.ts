@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { resolve } from 'node:path';
 import fc from 'fast-check';
 import { decodeEvent } from '../../../domain/events/codec.ts';
 import { decide } from '../../../domain/session/decide.ts';
@@ -62,5 +63,57 @@ describe('replay', () => {
     } finally {
       await gate.close();
     }
+  });
+
+  describe('protection facts recorded once per session', () => {
+    it('keeps the facts in full on the first call only, and replay puts them back for every later call', async () => {
+      const gate = await openTestGate();
+      try {
+        await gate.userMessage({ sessionId: 's', text: 'work' });
+        for (const command of ['ls -la', 'rm -r build/', 'rm data/ledger.db']) await gate.toolCall({ sessionId: 's', tool: 'terminal', args: { command } });
+        const records = await recordedSession(gate, 's');
+        const calls = records.filter((r) => (r.metadata['command'] as { type?: string } | undefined)?.type === 'ProposeToolCall');
+        expect(calls).to.have.length(3);
+        const [first, ...later] = calls;
+        expect((first!.metadata['command'] as { data: object }).data).to.have.property('protection');
+        for (const call of later) {
+          expect((call.metadata['command'] as { data: object }).data).not.to.have.property('protection');
+          expect(call.metadata['protectionFrom']).to.equal(first!.metadata['commandId']);
+        }
+        expect(replaySession(records).differences).to.deep.equal([]);
+      } finally {
+        await gate.close();
+      }
+    });
+
+    it('reports a call whose facts point at a command the session never recorded, instead of deciding without them', async () => {
+      const gate = await openTestGate();
+      try {
+        await gate.userMessage({ sessionId: 's', text: 'work' });
+        await gate.toolCall({ sessionId: 's', tool: 'terminal', args: { command: 'ls' } });
+        await gate.toolCall({ sessionId: 's', tool: 'terminal', args: { command: 'rm data/ledger.db' } });
+        const records = await recordedSession(gate, 's');
+        const cut = records.filter((r) => !(r.metadata['protectionFrom'] === undefined && (r.metadata['command'] as { type?: string } | undefined)?.type === 'ProposeToolCall'));
+        const report = replaySession(cut);
+        expect(report.differences).to.have.length(1);
+        expect(report.differences[0]!.problem).to.match(/protection facts from command .* which this session did not record/);
+      } finally {
+        await gate.close();
+      }
+    });
+
+    it('decides the later calls with the same facts: the floor still blocks a write to the ledger on the third call', async () => {
+      const gate = await openTestGate();
+      try {
+        await gate.userMessage({ sessionId: 's', text: 'work' });
+        await gate.toolCall({ sessionId: 's', tool: 'terminal', args: { command: 'ls' } });
+        await gate.toolCall({ sessionId: 's', tool: 'terminal', args: { command: 'pwd' } });
+        const third = await gate.toolCall({ sessionId: 's', tool: 'terminal', args: { command: `rm ${resolve(gate.config.data.dir)}/ledger.db` } });
+        expect(third.verdict).to.equal('block');
+        expect(third.reasons).to.include('self-protection:write-protected-path');
+      } finally {
+        await gate.close();
+      }
+    });
   });
 });
