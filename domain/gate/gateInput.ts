@@ -24,4 +24,9 @@ export interface GateInput {
   readonly pathFacts?: CallPathFacts | null;
   /** The text of the scripts the command line runs from disk (absolute path -> start of the file); null when unknown. */
   readonly scripts?: ScriptFacts | null;
+  /**
+   * The session's terminal moved where the gate could not follow (a `cd` to an unknown place, an asked call that
+   * may run later): its relative paths may be anywhere, tollgate's data folder or a Hermes home included.
+   */
+  readonly directoryLost?: boolean;
 }

@@ -105,6 +105,7 @@ const decideToolCallOnce = ({ data }: ProposeToolCall, state: OpenSession): Toll
     tool: data.tool, args: data.args, fingerprint: data.fingerprint, shell: data.shell, runsShell: data.runsShell,
     settings: data.settings, grants: Object.values(state.grants), allowlisted: data.allowlisted,
     protection: data.protection ?? null, pathFacts: data.pathFacts ?? null, scripts: data.scripts ?? null,
+    directoryLost: state.terminalCwd === null,
   });
   const { final, wouldBlock, grantId } = decision;
   if (final.verdict === 'ask' && Object.keys(state.pending).length >= maxOpenQuestions) {

@@ -360,22 +360,22 @@ export const lineRuleExamples = {
 };
 
 /** `write_file` of a script (a .sh/.py/.js name or a shebang) whose content the floor would stop when it runs. */
-export const scriptWriteFindings = (tool: string, args: Readonly<Record<string, unknown>>, index: ProtectionIndex, cwd: string | null = null): CommandFinding[] => {
+export const scriptWriteFindings = (tool: string, args: Readonly<Record<string, unknown>>, index: ProtectionIndex, cwd: string | null = null, lost = false): CommandFinding[] => {
   if (tool !== 'write_file' && tool !== 'patch') return [];
   const path = [args['path'], args['file_path']].find((v): v is string => typeof v === 'string') ?? '';
   const content = [args['content'], args['new_string']].filter((v): v is string => typeof v === 'string').join('\n');
   if (content === '') return [];
   const language = scriptLanguage(path, content);
   if (language === null) return [];
-  const context = { home: index.facts.home, hermesHome: index.facts.hermesHome, cwd };
+  const context = { home: index.facts.home, hermesHome: index.facts.hermesHome, cwd, lost };
   const inner = language === 'shell' ? shellTextFindings(content, index, context) : inlineCodeFindings(content, index, context);
   return inner.length === 0 ? [] : [{ id: 'script-would-disable-guard', what: `${path}: ${inner[0]!.what}` }];
 };
 
 /** `execute_code`: the cell as code (kills, decoded code, shell strings, loopback spellings, glued literals). */
-export const codeCellFindings = (tool: string, args: Readonly<Record<string, unknown>>, index: ProtectionIndex, cwd: string | null = null): CommandFinding[] => {
+export const codeCellFindings = (tool: string, args: Readonly<Record<string, unknown>>, index: ProtectionIndex, cwd: string | null = null, lost = false): CommandFinding[] => {
   if (tool !== 'execute_code' || typeof args['code'] !== 'string') return [];
-  return inlineCodeFindings(args['code'], index, { home: index.facts.home, hermesHome: index.facts.hermesHome, cwd });
+  return inlineCodeFindings(args['code'], index, { home: index.facts.home, hermesHome: index.facts.hermesHome, cwd, lost });
 };
 
 export interface BlockFinding extends CommandFinding {
@@ -396,5 +396,5 @@ export const commandFindings = (analysis: ShellAnalysis, scope: LineScope, scrip
 };
 
 /** Every finding of these rows for a file tool or code cell. */
-export const toolCallFindings = (tool: string, args: Readonly<Record<string, unknown>>, index: ProtectionIndex, cwd: string | null = null): BlockFinding[] =>
-  [...codeCellFindings(tool, args, index, cwd), ...scriptWriteFindings(tool, args, index, cwd)].map((f) => ({ ...f, verdict: 'block' }));
+export const toolCallFindings = (tool: string, args: Readonly<Record<string, unknown>>, index: ProtectionIndex, cwd: string | null = null, lost = false): BlockFinding[] =>
+  [...codeCellFindings(tool, args, index, cwd, lost), ...scriptWriteFindings(tool, args, index, cwd, lost)].map((f) => ({ ...f, verdict: 'block' }));

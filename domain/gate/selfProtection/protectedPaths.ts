@@ -127,6 +127,7 @@ const nameSegments = ['.claude', 'settings.json', 'settings.local.json', '.herme
  */
 export const cannotName = (word: string, context: PathContext, index: ProtectionIndex): boolean => {
   if (index.links.size > 0 || context.base || /[$`~*?[{\s\\]/.test(word)) return false;
+  if (context.lost === true && context.cwd === null && !word.startsWith('/')) return false;
   if (!word.includes('/')) {
     if (word === '..' || index.knownSegments.has(word)) return false;
   } else {
@@ -163,6 +164,8 @@ export interface ResolvedPath {
   readonly unresolved: readonly string[] | null;
   /** The word below a relative folder an earlier `cd` entered (`cd .tollgate && rm ledger.db`). */
   readonly based?: readonly string[] | null;
+  /** A relative word where the directory was lost (see PathContext.lost): matched as if it were in any folder. */
+  readonly anywhere?: readonly string[] | null;
 }
 
 export interface PathContext {
@@ -172,6 +175,11 @@ export interface PathContext {
   readonly cwd: string | null;
   /** Otherwise the relative folder that `cd` entered from the unknown start, if any. */
   readonly base?: string | null;
+  /**
+   * The directory is unknown because the terminal went where the gate could not follow (not merely unreported):
+   * a relative word may then be inside tollgate's data folder, its clone or a Hermes home.
+   */
+  readonly lost?: boolean;
 }
 
 const variablePrefix = /^(?:\$HOME|\$\{HOME\}|~)(?=\/|$)|^(?:\$HERMES_HOME|\$\{HERMES_HOME\})(?=\/|$)/;
@@ -194,7 +202,8 @@ export const resolvePath = (word: string, context: PathContext): ResolvedPath | 
   const relative = relativeSegments(text);
   const absolute = context.cwd === null ? null : normalizePath(`${context.cwd}/${text}`);
   const based = context.cwd === null && context.base ? relativeSegments(`${context.base}/${text}`) : null;
-  return { absolute, relative, unresolved: null, based };
+  const anywhere = context.cwd === null && context.lost === true ? based ?? relative : null;
+  return { absolute, relative, unresolved: null, based, anywhere };
 };
 
 /** The segments after the last unknown variable (or after a `~` whose home is not known). */
@@ -222,6 +231,7 @@ export const matchPath = (resolved: ResolvedPath, index: ProtectionIndex): PathH
   if (resolved.absolute !== null) push(hits, matchAbsolute(resolved.absolute, index));
   if (resolved.relative !== null) push(hits, matchRelative(resolved.relative, index));
   if (resolved.based) push(hits, matchRelative(resolved.based, index));
+  if (resolved.anywhere) push(hits, matchAnywhere(resolved.anywhere, index));
   if (resolved.unresolved !== null) {
     push(hits, matchRelative(resolved.unresolved, index));
     const name = resolved.unresolved[resolved.unresolved.length - 1]!;
@@ -308,6 +318,57 @@ const matchRelative = (segments: readonly string[], index: ProtectionIndex): Pat
   }
   push(hits, matchNames(segments, index));
   return strictest(hits);
+};
+
+const lostNote = '(the terminal\'s folder is unknown; cd to an absolute path first)';
+
+/**
+ * A relative path whose directory was lost: it names a protected path when its start continues the tail of one
+ * by any number of segments (`data/x` may be tollgate's data folder), when it starts with a name only tollgate's
+ * data or code folders hold (`ledger.db`, `keys/…`), or with a Hermes home's protected file (`config.yaml`,
+ * `plugins/…`, `profiles/NAME/.env`). The folder itself (`.`) may be any of them.
+ */
+const matchAnywhere = (segments: readonly string[], index: ProtectionIndex): PathHit | null => {
+  if (segments.length === 0) return { kind: 'data', what: `the terminal's own folder ${lostNote}` };
+  const hits: PathHit[] = [];
+  const same = (pattern: string, name: string): boolean => pattern === name || (isPattern(pattern) && new RegExp(`^${globSource(pattern)}$`).test(name));
+  for (const e of [...index.entries, ...index.homes]) {
+    for (let k = Math.min(segments.length, e.segments.length); k >= 1; k--) {
+      let aligned = true;
+      for (let i = 0; i < k && aligned; i++) aligned = same(segments[i]!, e.segments[e.segments.length - k + i]!);
+      if (!aligned) continue;
+      hits.push(e.kind === 'hermes-home' ? insideHermesHome(segments.slice(k), e.path) : { kind: e.kind, what: `${e.path} ${lostNote}` });
+      break;
+    }
+  }
+  const first = segments[0] ?? '';
+  const inner = (names: ReadonlySet<string>) => [...names].some((n) => same(first, n));
+  if (inner(dataInnerNames)) hits.push({ kind: first === 'keys' || first === 'http-token' ? 'secret' : first.startsWith('tollgate.sock') ? 'socket' : 'data', what: `${first} in tollgate's data folder ${lostNote}` });
+  if (inner(codeInnerNames)) hits.push({ kind: 'code', what: `${first} in tollgate's code ${lostNote}` });
+  const hermesName = first === 'profiles' && segments.length >= 3 ? segments[2]! : first;
+  if ([...hermesProtectedNames].some((n) => same(hermesName, n))) hits.push({ kind: 'hermes-file', what: `${segments.join('/')} of a Hermes home ${lostNote}` });
+  const name = byNameKinds.get(segments[segments.length - 1]!);
+  if (name !== undefined && segments.length === 1) hits.push({ kind: name, what: `${first} ${lostNote}` });
+  return strictest(hits);
+};
+
+/**
+ * A relative folder removed, moved or re-moded whole where the directory was lost: it may hold a protected path
+ * when its segments appear in one's path in a row (`rm -rf project` may hold project/data), or it is a Hermes
+ * home's profiles folder.
+ */
+export const containsAnywhere = (segments: readonly string[], index: ProtectionIndex, secretsOnly = false): PathHit | null => {
+  if (segments.length === 0) return matchAnywhere(segments, index);
+  for (const e of [...index.entries, ...index.homes]) {
+    if (secretsOnly && e.kind !== 'secret') continue;
+    for (let start = 0; start + segments.length <= e.segments.length; start++) {
+      const pattern = segments.map((s) => new RegExp(`^${globSource(s)}$`));
+      if (pattern.every((p, i) => p.test(e.segments[start + i]!)))
+        return { kind: e.kind === 'hermes-home' ? 'hermes-file' : e.kind, what: `${e.path} ${lostNote}` };
+    }
+  }
+  if (!secretsOnly && segments[0] === 'profiles' && segments.length <= 2) return { kind: 'hermes-file', what: `${segments.join('/')} of a Hermes home ${lostNote}` };
+  return null;
 };
 
 /** The longest k (at least the entry's minimum) such that the entry's last k segments are the path's first k. */

@@ -25,15 +25,17 @@ interface Finding {
 
 const reasonOf: Readonly<Record<SelfProtectionId | CommandRuleId, string>> = { ...Object.fromEntries(protectionRules.map((r) => [r.id, r.reason])), ...commandRuleReasons } as never;
 
-export const findSelfProtection = (input: Pick<GateInput, 'tool' | 'args' | 'shell' | 'protection' | 'pathFacts' | 'scripts'>): Finding[] => {
+export const findSelfProtection = (input: Pick<GateInput, 'tool' | 'args' | 'shell' | 'protection' | 'pathFacts' | 'scripts' | 'directoryLost'>): Finding[] => {
   const index = withCallFacts(protectionIndex(input.protection ?? noProtectionFacts), input.pathFacts);
   // Relative paths resolve against the tool's workdir, else the agent's working directory; unknown, by their tails.
   const cwd = input.pathFacts?.cwd ?? null;
-  const findings: Finding[] = toolFindings(input.tool, input.args, index, cwd);
-  findings.push(...toolCallFindings(input.tool, input.args, index, cwd));
+  // Lost (the terminal went untracked), not merely unreported: relative paths may be inside what is protected.
+  const lost = cwd === null && input.directoryLost === true;
+  const findings: Finding[] = toolFindings(input.tool, input.args, index, cwd, lost);
+  findings.push(...toolCallFindings(input.tool, input.args, index, cwd, lost));
   if (input.shell !== null) {
     const workdir = typeof input.args['workdir'] === 'string' ? input.args['workdir'] : null;
-    const scope = lineScope(input.shell, index, startDirectory(workdir, cwd));
+    const scope = lineScope(input.shell, index, startDirectory(workdir, cwd), lost);
     for (const rule of protectionRules) {
       for (const command of input.shell.commands) {
         const what = rule.find(command, scope);

@@ -8,7 +8,7 @@ import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 import {
   detachesGateway, isHermesControl, isTollgateControl, killsGuard, startsUnguardedHermes, uninstallsGuard,
 } from './controlCommands.ts';
-import { containsProtected, matchAbsolute, resolvePath, type PathContext, type PathHit } from './protectedPaths.ts';
+import { containsAnywhere, containsProtected, matchAbsolute, resolvePath, type PathContext, type PathHit } from './protectedPaths.ts';
 import { contextOf, hitInText, hitOf, wordHit, type LineScope } from './shellScope.ts';
 import { argWords, operandsOf, readOnlyPrograms, type Landing } from './shellOperands.ts';
 
@@ -135,6 +135,7 @@ const writesProtected = (command: SimpleCommand, scope: LineScope): string | nul
 /** The protected path at or below the folder a word names (or may name: a pattern), once it resolves. */
 const treeHit = (word: string, context: PathContext, scope: LineScope, secretsOnly = false): PathHit | null => {
   const resolved = resolvePath(word, context);
+  if (resolved?.anywhere != null) return containsAnywhere(resolved.anywhere, scope.index, secretsOnly);
   return resolved?.absolute == null ? null : containsProtected(resolved.absolute, scope.index, secretsOnly);
 };
 

@@ -5,7 +5,7 @@
 import { normalizePath } from '../../shell/shellPaths.ts';
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
 import { withoutPrintedLiterals } from './pythonCode.ts';
-import { cannotName, matchPath, mentionedPath, resolvePath, type PathContext, type PathHit, type ProtectionIndex } from './protectedPaths.ts';
+import { cannotName, hermesProtectedNames, matchPath, mentionedPath, resolvePath, type PathContext, type PathHit, type ProtectionIndex } from './protectedPaths.ts';
 
 export interface LineScope {
   readonly index: ProtectionIndex;
@@ -20,26 +20,35 @@ export interface LineScope {
   readonly judged: Map<string, PathHit | null>;
 }
 
-export const lineScope = (analysis: ShellAnalysis, index: ProtectionIndex, workdir: string | null): LineScope => {
+/**
+ * `lost`: the line starts where the session's terminal went untracked. A `cd` the line cannot resolve (`cd $X`,
+ * `cd -`, `cd "$(mktemp -d)"`) loses the directory too, for the commands after it.
+ */
+export const lineScope = (analysis: ShellAnalysis, index: ProtectionIndex, workdir: string | null, lost = false): LineScope => {
   const { home, hermesHome } = index.facts;
   const start = workdir === null ? null : absoluteDir(workdir, { home, hermesHome, cwd: null });
   const cwds: (string | null)[] = [];
   const bases: (string | null)[] = [];
+  const losts: boolean[] = [];
   let cwd = start;
   let base: string | null = null;
+  let gone = lost && start === null;
   for (const command of analysis.commands) {
     const known = command.cwd === undefined ? null : absoluteDir(command.cwd, { home, hermesHome, cwd: start });
     cwds.push(known ?? cwd);
     bases.push(known === null && cwd === null ? base : null);
+    losts.push(known === null && cwd === null && gone);
     // Followed through the line in order; a `cd` inside a subshell may be over-applied, which errs towards matching.
     if (command.program === 'cd' && command.via.length === 0) {
-      const target = command.args.find((a) => !a.startsWith('-'));
-      const relativeTarget = target !== undefined && !/^[/~$]/.test(target);
-      cwd = target === undefined ? home : absoluteDir(target, { home, hermesHome, cwd });
+      const target = command.args.find((a) => !a.startsWith('-') || a === '-');
+      const relativeTarget = target !== undefined && target !== '-' && !/^[/~$]/.test(target);
+      cwd = target === undefined ? home : target === '-' ? null : absoluteDir(target, { home, hermesHome, cwd });
       base = cwd === null && relativeTarget ? (base === null ? target : `${base}/${target}`) : null;
+      if (cwd !== null) gone = false;
+      else if (!relativeTarget) gone = true;
     }
   }
-  const contexts = cwds.map((at, i) => ({ home, hermesHome, cwd: at, base: bases[i] ?? null }));
+  const contexts = cwds.map((at, i) => ({ home, hermesHome, cwd: at, base: bases[i] ?? null, lost: losts[i] ?? false }));
   return { index, analysis, cwds, bases, contexts, judged: new Map() };
 };
 
@@ -57,7 +66,7 @@ export const contextOf = (scope: LineScope, command: SimpleCommand): PathContext
 export const wordHit = (scope: LineScope, command: SimpleCommand, word: string): PathHit | null => {
   const context = contextOf(scope, command);
   if (cannotName(word, context, scope.index)) return null;
-  const key = `${context.cwd ?? ''}\u0000${context.base ?? ''}\u0000${word}`;
+  const key = `${context.cwd ?? ''}\u0000${context.base ?? ''}\u0000${context.lost === true ? 'lost' : ''}\u0000${word}`;
   let hit = scope.judged.get(key);
   if (hit === undefined) scope.judged.set(key, hit = hitOf(word, context, scope.index));
   return hit;
@@ -79,7 +88,8 @@ export const hitInText = (raw: string, context: PathContext, index: ProtectionIn
   const absolute = mentionedPath(text, index);
   if (absolute !== null) return absolute;
   for (const token of text.match(/[^\s'"(),;=[\]{}<>|&]+/g) ?? []) {
-    if (!token.includes('/') && !index.rulesFiles.has(token) && !token.startsWith('.hermes') && !distinctiveName.test(token)) continue;
+    const hermesName = context.lost === true && hermesProtectedNames.has(token);
+    if (!token.includes('/') && !index.rulesFiles.has(token) && !token.startsWith('.hermes') && !distinctiveName.test(token) && !hermesName) continue;
     const hit = hitOf(token, context, index);
     if (hit !== null) return hit;
   }

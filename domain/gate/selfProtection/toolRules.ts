@@ -18,8 +18,8 @@ export interface ToolFinding {
 const writeTools = new Set(['write_file', 'patch']);
 const readTools = new Set(['read_file', 'search_files']);
 
-export const toolFindings = (tool: string, args: Readonly<Record<string, unknown>>, index: ProtectionIndex, cwd: string | null = null): ToolFinding[] => {
-  const context: PathContext = { home: index.facts.home, hermesHome: index.facts.hermesHome, cwd };
+export const toolFindings = (tool: string, args: Readonly<Record<string, unknown>>, index: ProtectionIndex, cwd: string | null = null, lost = false): ToolFinding[] => {
+  const context: PathContext = { home: index.facts.home, hermesHome: index.facts.hermesHome, cwd, lost };
   const findings: ToolFinding[] = [];
   if (writeTools.has(tool)) {
     const targets = tool === 'patch' ? patchTargets(args) : { paths: stringArgs(args, ['path', 'file_path']), moved: [], unreadable: false };

@@ -98,6 +98,40 @@ describe("the terminal's directory, followed from call to call (red team 2, R1)"
     expect(await recordedCwds(gate, sessionId)).to.deep.equal([reported, null, null, null, null, null, data]);
   });
 
+  it('treats bare relative names as possibly protected once the directory is lost, under yolo (the floor, not an ask)', async () => {
+    expect((await call('cd "$(mktemp -d)"')).verdict).to.equal('allow');
+    for (const line of ['rm -rf data', 'mv data d.old', "echo 'plugins: {}' > config.yaml", 'rm -rf plugins', 'echo x >> .env',
+      'cat keys/runtime-registrations.json', 'rm ledger.db', 'rm -rf .', 'chmod -R 000 profiles/work', 'rm -rf tollgate']) {
+      const verdict = await call(line);
+      expect(verdict.verdict, `${line}: ${verdict.message}`).to.equal('block');
+      expect(verdict.layer, line).to.equal('self-protection');
+      // The key files are protected by name anyway; the rest are stopped because the folder may be a protected one.
+      if (!line.includes('runtime-registrations')) expect(verdict.message, line).to.match(/folder is unknown; cd to an absolute path first/);
+    }
+  });
+
+  it('loses the directory inside one line too: `cd $X && rm -rf data`, `cd - && rm -rf plugins`', async () => {
+    for (const line of ['cd $X && rm -rf data', 'cd - && rm -rf plugins', 'cd "$(mktemp -d)"; echo x > config.yaml']) {
+      const verdict = await call(line);
+      expect(verdict.verdict, `${line}: ${verdict.message}`).to.equal('block');
+    }
+  });
+
+  it('lets ordinary relative work through while lost, and judges it by the real folder again after an absolute cd', async () => {
+    await call('cd "$X"');
+    for (const line of ['rm -rf build', 'echo x > notes.md', 'ls -la', 'cat README.md', 'mkdir -p out/reports']) {
+      const verdict = await call(line);
+      expect(verdict.verdict, `${line}: ${verdict.message}`).to.equal('allow');
+    }
+    await call(`cd ${project}`);
+    expect((await call('echo x > config.yaml')).verdict).to.equal('allow');
+  });
+
+  it('stays as lenient as before when no directory was ever reported or lost (the runtime sent no cwd, no cd)', async () => {
+    const quiet = await gate.toolCall({ sessionId, tool: 'terminal', args: { command: 'echo x > config.yaml' }, caller: registeredRuntime('plugin') });
+    expect(quiet.verdict, quiet.message).to.equal('allow');
+  });
+
   it('judges ordinary work after a benign cd as before: rm -rf of a project folder is a dangerous command, not tollgate', async () => {
     const gateManual = await openTestGate({ config: { data: { dir: data }, server: { socket: join(data, 'tollgate.sock') } } });
     try {
