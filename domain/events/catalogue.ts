@@ -25,6 +25,18 @@ export const RuntimeRegistered = eventType('RuntimeRegistered', z.object({
   pid: z.number().int().nullable(),
   /** The process's start time (/proc/<pid>/stat field 22), null where the platform does not say. */
   pidStart: z.string().nullable(),
+  /**
+   * SHA-256 of the registration's key (hex): commits the ledger to the key without holding it, so a daemon that
+   * restarts keeps only registrations whose stored key is the one it handed out. Absent in older ledgers.
+   */
+  keyDigest: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  at: instantSchema,
+}));
+
+/** A stored registration the restarted daemon would not take back: unknown to the ledger, or a changed key or process. */
+export const RegistrationDropped = eventType('RegistrationDropped', z.object({
+  registrationId: z.string(),
+  problem: z.string(),
   at: instantSchema,
 }));
 
@@ -225,7 +237,7 @@ export const CheckpointRejected = eventType('CheckpointRejected', z.object({
 export const catalogue = [
   SessionStarted, UserMessageReceived, ToolCallDecided, ApprovalRequested, ApprovalAnswered, ApprovalExpired,
   GrantIssued, GrantConsumed, AllowlistEntryRevoked, OutputChecked, ToolCallCompleted, SessionEnded,
-  RequestRejected, RawTextPurged, ConfigLoaded, CheckpointRejected, RuntimeRegistered, SessionClaimed, CallerRefused,
+  RequestRejected, RawTextPurged, ConfigLoaded, CheckpointRejected, RuntimeRegistered, RegistrationDropped, SessionClaimed, CallerRefused,
 ] as const;
 
 type Catalogue = (typeof catalogue)[number];

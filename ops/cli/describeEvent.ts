@@ -35,6 +35,7 @@ const describeRaw = ({ position, stream, recordedAt, event }: EventLine): string
       return `${head} CONFIG ${path ?? 'built-in defaults'} (sha256 ${digest.slice(0, 12)}…): approvals.mode ${c.approvalsMode}, yolo ${c.yolo}${c.outOfBand === null ? '' : `, out_of_band ${c.outOfBand}`}, allowlist ${c.allowlistLength}`;
     }
     case 'CheckpointRejected': return `${head} CHECKPOINT REJECTED ${event.data.projection}: ${event.data.problem} (rebuilt from the ledger)`;
+    case 'RegistrationDropped': return `${head} REGISTRATION DROPPED ${event.data.registrationId}: ${event.data.problem}`;
     default: return `${head} ${event.type}`;
   }
 };

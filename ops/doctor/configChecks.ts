@@ -12,6 +12,7 @@ import type { TollgateConfig } from '../config/configSchema.ts';
 import {
   configDigest, configHistory, configSettings, describeChange, settingChanges, type ConfigSettings, type LoadedConfig,
 } from '../runtime/configRecord.ts';
+import { registrationChecks } from './registrationChecks.ts';
 import { ok, warn, type Check } from './checks.ts';
 
 export const describeSettings = (s: ConfigSettings): string => [
@@ -69,7 +70,8 @@ export const configChecks = async ({ config, configPath }: ConfigCheckInput): Pr
   try {
     const history = await configHistory(ledger);
     const rejected = (await ledger.readAll({ filter: { types: ['CheckpointRejected'] } })).map((r) => ({ position: r.position, event: decodeEvent(r) }));
-    return [...settingsChecks(history, config, configPath), ...rejectionChecks(history.at(-1) ?? null, rejected)];
+    return [...settingsChecks(history, config, configPath), ...rejectionChecks(history.at(-1) ?? null, rejected),
+      ...await registrationChecks(ledger, config, history.at(-1)?.position ?? 0)];
   } catch (error) {
     return [warn('config.settings', 'configuration', `cannot read the configuration history: ${(error as Error).message}`, 'run doctor as the daemon\'s user')];
   } finally {

@@ -33,7 +33,7 @@ import type { ShellAnalysis } from '../../domain/shell/shellAnalysis.ts';
 import { callStart, cdTargets, movesTerminal, terminalTool } from '../../domain/session/terminalDirectory.ts';
 import { inProcessCaller, type Caller } from '../../domain/session/caller.ts';
 import { allowlistChangeBy, ownerOf } from '../../domain/session/channelRules.ts';
-import { RuntimeRegistry, type Registration } from './runtimeRegistry.ts';
+import { keyDigestOf, registrationsStream, RuntimeRegistry, type Registration } from './runtimeRegistry.ts';
 import {
   failClosed, heldReplyNotice, type ApprovalResult, type OutputVerdict, type ToolCallVerdict,
 } from './verdicts.ts';
@@ -156,7 +156,8 @@ export class Gate {
   async registerRuntime(input: { readonly runtime: string; readonly pid: number | null }): Promise<Registration> {
     const registration = this.runtimes.register({ registrationId: this.deps.newId(), runtime: input.runtime, pid: input.pid, at: this.now() });
     const { registrationId, runtime, pid, pidStart, at } = registration;
-    const result = await this.deps.ledger.append('runtime-registrations', [encodeEvent({ type: 'RuntimeRegistered', data: { registrationId, runtime, pid, pidStart, at } })]);
+    const keyDigest = keyDigestOf(registration.key);
+    const result = await this.deps.ledger.append(registrationsStream, [encodeEvent({ type: 'RuntimeRegistered', data: { registrationId, runtime, pid, pidStart, keyDigest, at } })]);
     this.lastPosition = Math.max(this.lastPosition, result.position);
     return registration;
   }

@@ -4,7 +4,7 @@
  * so a daemon restart keeps them: a running Hermes keeps its key in memory only and must not lose its sessions.
  * The ledger records `RuntimeRegistered` without the key.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { processGone, processStartTime } from './processLiveness.ts';
@@ -22,6 +22,28 @@ export interface Registration {
 const maxRegistrations = 1000;
 /** Nonces remembered per registration, against replayed requests. */
 const noncesKept = 4096;
+
+/** The ledger stream of RuntimeRegistered and RegistrationDropped. */
+export const registrationsStream = 'runtime-registrations';
+
+/** What the ledger recorded of a registration (RuntimeRegistered). */
+export interface RecordedRegistration {
+  readonly runtime: string;
+  readonly pid: number | null;
+  readonly pidStart: string | null;
+  readonly keyDigest?: string | undefined;
+}
+
+export const keyDigestOf = (key: Buffer): string => createHash('sha256').update(key).digest('hex');
+
+const registrationProblem = (stored: Registration, recorded: RecordedRegistration | undefined): string | null => {
+  if (recorded === undefined) return 'the ledger has no RuntimeRegistered for it';
+  if (recorded.keyDigest === undefined) return 'the ledger recorded no key digest for it (an older release); its runtime must register again';
+  if (keyDigestOf(stored.key) !== recorded.keyDigest) return 'its key is not the one the daemon handed out';
+  if (stored.runtime !== recorded.runtime || stored.pid !== recorded.pid || stored.pidStart !== recorded.pidStart)
+    return 'its runtime or process differs from the one recorded';
+  return null;
+};
 
 interface StoredRegistration { registrationId: string; runtime: string; pid: number | null; pidStart: string | null; key: string; at: string }
 
@@ -57,6 +79,28 @@ export class RuntimeRegistry {
     while (this.byId.size > maxRegistrations) this.byId.delete(this.byId.keys().next().value as string);
     this.save();
     return registration;
+  }
+
+  /**
+   * Keeps only the stored registrations the ledger vouches for: a `RuntimeRegistered` with the same runtime, pid
+   * and process start, and the digest of the same key. The file is writable by whoever can write the data folder;
+   * the ledger is hash-chained, so a registration added or re-keyed in the file alone is dropped (and reported).
+   */
+  keepRecorded(recorded: ReadonlyMap<string, RecordedRegistration>): { registrationId: string; problem: string }[] {
+    const dropped = this.unvouched(recorded);
+    for (const d of dropped) this.byId.delete(d.registrationId);
+    if (dropped.length > 0) this.save();
+    return dropped;
+  }
+
+  /** The stored registrations the ledger does not vouch for, and why (nothing is changed: doctor asks this). */
+  unvouched(recorded: ReadonlyMap<string, RecordedRegistration>): { registrationId: string; problem: string }[] {
+    const out: { registrationId: string; problem: string }[] = [];
+    for (const [id, r] of this.byId) {
+      const problem = registrationProblem(r, recorded.get(id));
+      if (problem !== null) out.push({ registrationId: id, problem });
+    }
+    return out;
   }
 
   get(registrationId: string): Registration | undefined {

@@ -18,6 +18,7 @@ import { memoryCheckpointStore, type CheckpointStore } from '../../projections/c
 import type { TollgateConfig } from '../config/configSchema.ts';
 import { Gate } from '../gate/gate.ts';
 import { RuntimeRegistry } from '../gate/runtimeRegistry.ts';
+import { openRegistrations } from './openRegistrations.ts';
 import { configSettings, describeChange, recordConfigLoaded, settingChanges } from './configRecord.ts';
 import { privateDataDirRules, securePrivateDataDir } from './privateDataDir.ts';
 import { sharedBashAnalyzer } from './sharedAnalyzer.ts';
@@ -80,7 +81,7 @@ export const openRuntime = async (config: TollgateConfig, options: RuntimeOption
       newId: options.newId ?? randomUUID,
       expiryTimers: options.expiryTimers ?? true,
       // Registrations survive a daemon restart: a running Hermes keeps its key and must keep its sessions.
-      runtimes: RuntimeRegistry.open(inMemory ? null : join(dataDir, 'keys', 'runtime-registrations.json')),
+      runtimes: inMemory ? RuntimeRegistry.open(null) : await openRegistrations(ledger, join(dataDir, 'keys', 'runtime-registrations.json'), now, log),
     });
     const store = payloads;
     return {

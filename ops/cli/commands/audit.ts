@@ -11,7 +11,7 @@ import { describeEvent } from '../describeEvent.ts';
 import { configFrom } from '../globalOptions.ts';
 import { UsageError } from '../usageError.ts';
 
-const auditedTypes = ['ToolCallDecided', 'OutputChecked', 'ApprovalRequested', 'ApprovalAnswered', 'ApprovalExpired', 'GrantIssued', 'RequestRejected', 'CheckpointRejected'];
+const auditedTypes = ['ToolCallDecided', 'OutputChecked', 'ApprovalRequested', 'ApprovalAnswered', 'ApprovalExpired', 'GrantIssued', 'RequestRejected', 'CheckpointRejected', 'RegistrationDropped'];
 
 export const auditCommand = (): Command => new Command('audit')
   .description('Show the most recent decisions, questions, answers and rejected requests.')
