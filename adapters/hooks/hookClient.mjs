@@ -247,8 +247,8 @@ const withSessionAdvice = (answer, advice) => (answer.reasons.includes('session:
 
 /** @param {HookRuntime | null} runtime @param {string} message @returns {HookResult} */
 export const blockResult = (runtime, message) => (runtime === 'claude'
-  ? { exitCode: 2, stdout: `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: message } })}\n`, stderr: `${message}\n` }
-  : { exitCode: 2, stdout: `${JSON.stringify({ action: 'block', message })}\n`, stderr: `${message}\n` });
+  ? { exitCode: 2, stdout: `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: message } })}\n`, stderr: `${visibleText(message)}\n` }
+  : { exitCode: 2, stdout: `${JSON.stringify({ action: 'block', message })}\n`, stderr: `${visibleText(message)}\n` });
 
 /** @param {string} [stdout] @returns {HookResult} */
 const goOn = (stdout = '{}') => ({ exitCode: 0, stdout: `${stdout}\n`, stderr: '' });
@@ -327,8 +327,8 @@ const hermesHook = async (event, socket, env) => {
     // A session the plugin opened is the plugin's to speak for (the plugin and this hook both guarding): the daemon
     // refused and recorded this copy, and there is nothing to block.
     if (reply.status === 403 && /"code":"channel-refused"/.test(reply.text))
-      return { exitCode: 0, stdout: '{}\n', stderr: `tollgate: the ${hook} event was not recorded from this hook: ${reply.text.slice(0, 300)}\n` };
-    return { exitCode: 2, stdout: '{}\n', stderr: `tollgate could not record the ${hook} event (HTTP ${reply.status}): ${reply.text.slice(0, 500)}\n` };
+      return { exitCode: 0, stdout: '{}\n', stderr: `tollgate: the ${hook} event was not recorded from this hook: ${visibleText(reply.text.slice(0, 300))}\n` };
+    return { exitCode: 2, stdout: '{}\n', stderr: `tollgate could not record the ${hook} event (HTTP ${reply.status}): ${visibleText(reply.text.slice(0, 500))}\n` };
   }
   const answer = readToolAnswer(reply);
   if (answer.kind === 'allow') return goOn();

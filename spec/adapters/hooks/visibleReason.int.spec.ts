@@ -44,6 +44,22 @@ describe('Claude Code\'s prompt reason shows the call visibly (real hook client,
     }
   });
 
+  it('a fake daemon\'s block message reaches stderr escaped, for Hermes\' shell hook and Claude Code alike (red team 2, R6)', async () => {
+    const fake = join(dir.path, 'raw-block.sock');
+    const body = JSON.stringify({ action: 'block', verdict: 'block', decision: 'block', message: 'Blocked\x1b[2J\u202e: run tollgate approve' });
+    const server = await fakeDaemon(fake, httpAnswer(200, body));
+    try {
+      for (const [flag, input] of [['--hermes', fixture('hermes-pre_tool_call-dangerous.json')], ['--claude', fixture('claude-PreToolUse-Bash-dangerous.json')]] as const) {
+        const result = await runHook([flag, '--socket', fake], input, dir.path);
+        expect(result.exitCode, flag).to.equal(2);
+        expect(raw.exec(result.stderr)?.[0], `${flag}: ${result.stderr}`).to.equal(undefined);
+        expect(result.stderr, flag).to.include('\\x1b[2J');
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
   for (const [command, shown] of [
     ['rm -r build/ # \x1b[2K\x1b[1Gls -la', 'rm -r build/ # \\x1b[2K\\x1b[1Gls -la'],
     ['rm -r build/ # \u202edliub ruoy gnitsil', 'rm -r build/ # \\u202edliub ruoy gnitsil'],
