@@ -9,7 +9,8 @@ import type { ShellAnalysis } from '../../domain/shell/shellAnalysis.ts';
 import { CommandExtractor } from './commandExtractor.ts';
 
 export interface BashAnalyzer {
-  analyze(source: string): ShellAnalysis;
+  /** `environment`: variables earlier lines exported, known to this line as if assigned before it. */
+  analyze(source: string, environment?: Readonly<Record<string, string>>): ShellAnalysis;
 }
 
 /** Longer lines are not parsed at all (and so never count as safe). */
@@ -29,19 +30,20 @@ export const loadBashAnalyzer = async (): Promise<BashAnalyzer> => {
   const language = await bashLanguage();
   const parser = new Parser();
   parser.setLanguage(language);
-  return { analyze: (source) => analyzeWith(parser, source) };
+  return { analyze: (source, environment) => analyzeWith(parser, source, environment) };
 };
 
-const analyzeWith = (parser: Parser, source: string): ShellAnalysis => {
+const analyzeWith = (parser: Parser, source: string, environment?: Readonly<Record<string, string>>): ShellAnalysis => {
   if (typeof source !== 'string') return unparsed(String(source), 'the command is not a string');
   if (source.length > maxLineLength) return unparsed(source, `the command is longer than ${maxLineLength} characters`);
-  const extractor = new CommandExtractor(parser, source);
+  const extractor = new CommandExtractor(parser, source, environment);
   try {
     extractor.run();
   } catch (error) {
     extractor.problems.push(`the analyzer failed: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return { source, parsed: extractor.problems.length === 0, problems: extractor.problems, commands: extractor.commands };
+  const exports = extractor.exports();
+  return { source, parsed: extractor.problems.length === 0, problems: extractor.problems, commands: extractor.commands, ...(exports ? { exports } : {}) };
 };
 
 const unparsed = (source: string, problem: string): ShellAnalysis => ({ source, parsed: false, problems: [problem], commands: [] });

@@ -66,12 +66,24 @@ export class CommandExtractor {
   readonly commands: SimpleCommand[] = [];
   readonly problems: string[] = [];
   /** Variables, working directory and files that earlier commands of the line left behind. */
-  private readonly state = new LineState();
+  private readonly state: LineState;
 
   constructor(
     private readonly parser: Parser,
     private readonly line: string,
-  ) {}
+    environment: Readonly<Record<string, string>> = {},
+  ) {
+    this.state = new LineState(environment);
+  }
+
+  /** The variables the line exports or unsets, with the value it leaves when that is one known text. */
+  exports(): Record<string, string | null> | undefined {
+    const names = exportedNames(this.line);
+    if (names.size === 0) return undefined;
+    const out: Record<string, string | null> = {};
+    for (const [name, how] of names) out[name] = how === 'unset' ? null : this.state.lookup(name) ?? null;
+    return out;
+  }
 
   run(): void {
     const nul = this.line.indexOf('\0');
@@ -370,7 +382,7 @@ export class CommandExtractor {
     const value = node.childForFieldName('value');
     if (!name || name.type !== 'variable_name' || textOf(scope, node)[name.endIndex - node.startIndex] === '+') return;
     const text = value ? wordValue(value, scope.source, this.state.lookup) : '';
-    if (value?.type === 'array' || /[$`]/.test(text)) return;
+    if (value?.type === 'array' || /[$`]/.test(text)) { this.state.assignedUnknown(textOf(scope, name)); return; }
     this.state.remember(textOf(scope, name), text);
   }
 
@@ -512,3 +524,25 @@ const listStatements = (node: Node): Node[] => {
   }
   return statements;
 };
+
+const exportWords = /(?:^|[\s;&|(){}`])(export|declare|typeset|local|readonly|unset)((?:\s+-[a-zA-Z]+)*)((?:\s+[A-Za-z_][A-Za-z0-9_]*(?:\+?=(?:"[^"]*"|'[^']*'|[^\s;&|)]*))?)+)/g;
+
+/**
+ * Names a line exports or unsets, read from its text: `export A=1 B`, `declare -x A`, `typeset -gx A=…`,
+ * `unset A`. Best effort on the cautious side: any mention counts (an export in a branch may or may not run).
+ */
+const exportedNames = (line: string): Map<string, 'export' | 'unset'> => {
+  const names = new Map<string, 'export' | 'unset'>();
+  if (!/\b(?:export|declare|typeset|local|readonly|unset)\b/.test(line)) return names;
+  for (const match of line.matchAll(exportWords)) {
+    const [, verb, flags = '', rest = ''] = match;
+    const exporting = verb === 'export' || (verb !== 'unset' && /-[a-zA-Z]*x/.test(flags));
+    if (!exporting && verb !== 'unset') continue;
+    for (const word of rest.trim().split(/\s+(?=[A-Za-z_])/)) {
+      const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(word)?.[0];
+      if (name !== undefined) names.set(name, verb === 'unset' ? 'unset' : 'export');
+    }
+  }
+  return names;
+};
+

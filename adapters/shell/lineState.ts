@@ -17,11 +17,23 @@ export class LineState {
   /** The directory `cd` moved to, when it is known ('/', '/srv/app', '~'). */
   cwd: string | undefined;
 
+  /** Starts from what earlier lines exported (the session's environment): each name with its one value. */
+  constructor(environment: Readonly<Record<string, string>> = {}) {
+    for (const [name, value] of Object.entries(environment)) this.remember(name, value);
+  }
+
   /** The value of a variable when exactly one is known. */
   readonly lookup = (name: string): string | undefined => {
     const values = this.variables.get(name);
-    return values?.size === 1 ? values.values().next().value : undefined;
+    return values?.size === 1 && !this.unknowns.has(name) ? values.values().next().value : undefined;
   };
+
+  /** Names also assigned something this reading cannot know (`D=$(mktemp -d)`): they have no one value. */
+  private readonly unknowns = new Set<string>();
+
+  assignedUnknown(name: string): void {
+    this.unknowns.add(name);
+  }
 
   valuesOf(name: string): readonly string[] {
     return [...(this.variables.get(name) ?? [])];

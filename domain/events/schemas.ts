@@ -31,6 +31,7 @@ export const shellAnalysisSchema = z.object({
   parsed: z.boolean(),
   problems: z.array(z.string()).readonly(),
   commands: z.array(simpleCommandSchema).readonly(),
+  exports: z.record(z.string(), z.string().nullable()).optional(),
 });
 
 export const layerVerdictSchema = z.object({

@@ -1,4 +1,5 @@
 /** The pure fold from a session's events to its state. */
+import { environmentAfter } from './terminalEnvironment.ts';
 import type { TollgateEvent } from '../events/catalogue.ts';
 import { recentDecisionsKept, type OpenSession, type SessionState } from './sessionState.ts';
 import { ownEntry } from '../encoding/ownEntry.ts';
@@ -18,7 +19,9 @@ export const evolve = (state: SessionState, event: TollgateEvent): SessionState 
       const kept = state.recentDecisions.length >= recentDecisionsKept ? state.recentDecisions.slice(1) : state.recentDecisions;
       const recentDecisions = [...kept, { callId, tool, fingerprint, verdict, layer, reasons, message, approvalId }];
       const { terminalCwd } = event.data;
-      return terminalCwd === undefined ? { ...state, recentDecisions } : { ...state, recentDecisions, terminalCwd };
+      const terminalEnv = environmentAfter(state.terminalEnv, event.data);
+      const env = terminalEnv === state.terminalEnv ? {} : { terminalEnv };
+      return terminalCwd === undefined ? { ...state, recentDecisions, ...env } : { ...state, recentDecisions, terminalCwd, ...env };
     }
     case 'ApprovalRequested': {
       if (state.status !== 'open') return state;

@@ -55,6 +55,12 @@ export interface OpenSession {
    * unknown; absent until a call moves it (the runtime's reported cwd stands until then).
    */
   readonly terminalCwd?: string | null;
+  /**
+   * Variables the session's terminal exported with a known value (Hermes re-sources exported variables before each
+   * command), so a later `rm -rf $D` is judged as what D holds. A name exported with an unknown value, unset, or
+   * exported by a call that may still run (asked) is absent: unknown, as any unset variable.
+   */
+  readonly terminalEnv?: Readonly<Record<string, string>>;
 }
 
 export type SessionState =

@@ -59,6 +59,12 @@ export interface ShellAnalysis {
   /** What could not be parsed, and where. */
   readonly problems: readonly string[];
   readonly commands: readonly SimpleCommand[];
+  /**
+   * Variables the line exports (`export NAME=…`, `declare -x`, `typeset -x`) or unsets, with the value the line
+   * leaves when it is known text, else null. Hermes re-sources exported variables before its next command, so
+   * the session carries them into later lines. Absent when the line exports nothing.
+   */
+  readonly exports?: Readonly<Record<string, string | null>>;
 }
 
 /** One rule of the command floor that matched one simple command. */

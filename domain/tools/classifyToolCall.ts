@@ -7,7 +7,8 @@ import { actionFingerprint } from './actionFingerprint.ts';
 import { pythonShellOuts } from './pythonShellOuts.ts';
 import { shellArgumentOf } from './shellTools.ts';
 
-export type AnalyzeShell = (source: string) => ShellAnalysis;
+/** `environment`: variables the session's terminal exported earlier (terminalEnvironment.ts). */
+export type AnalyzeShell = (source: string, environment?: Readonly<Record<string, string>>) => ShellAnalysis;
 
 export interface ClassifiedCall {
   readonly runsShell: boolean;

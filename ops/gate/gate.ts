@@ -172,18 +172,23 @@ export class Gate {
       const parentKnown = parentSessionId !== null && (await this.sessions.state(parentSessionId)).status === 'open';
       const now = this.now();
       const done = await this.sessions.execute(input.sessionId, (state) => {
+        // Variables the terminal exported in earlier calls are known to this line as if assigned before it.
+        const env = state.status === 'open' ? state.terminalEnv : undefined;
+        const shell = env !== undefined && Object.keys(env).length > 0 && classified.shell !== null
+          ? classifyToolCall(input.tool, input.args, (source) => this.deps.analyzeShell(source, env), this.shellArguments()).shell
+          : classified.shell;
         // Where the session's terminal is wins over the runtime's report (its process's folder), which only seeds it.
         const cwd = trackedCwd(state, input.cwd ?? null);
         // Symlinks and folders among the call's paths: the file system is read here, before decide, never in it.
-        const pathFacts = withTerminalDirs(callPathFacts({ tool: input.tool, args: input.args, shell: classified.shell, cwd }, this.protection),
-          input.tool, input.args, classified.shell, this.protection.home);
+        const pathFacts = withTerminalDirs(callPathFacts({ tool: input.tool, args: input.args, shell, cwd }, this.protection),
+          input.tool, input.args, shell, this.protection.home);
         // The scripts the line runs from disk: one written in an earlier call is judged by its content.
-        const scripts = scriptFacts(classified.shell, input.args, cwd, this.protection);
+        const scripts = scriptFacts(shell, input.args, cwd, this.protection);
         return {
           type: 'ProposeToolCall',
           data: {
             sessionId: input.sessionId, now, callId, tool: input.tool, args: { ...input.args }, fingerprint: classified.fingerprint,
-            runsShell: classified.runsShell, shell: classified.shell, parentSessionId, parentKnown, allowlisted,
+            runsShell: classified.runsShell, shell, parentSessionId, parentKnown, allowlisted,
             settings: this.settings, protection: this.protection, pathFacts, scripts, resumption: input.resumption ?? 'held', approvalId: this.deps.newId(),
             caller: input.caller ?? inProcessCaller,
           },

@@ -75,7 +75,7 @@ export const openRuntime = async (config: TollgateConfig, options: RuntimeOption
     const gate = await Gate.open({
       config, ledger, payloads,
       digest: (text) => hmacDigest(hmacKey, text),
-      analyzeShell: (source) => analyzer.analyze(source),
+      analyzeShell: (source, environment) => analyzer.analyze(source, environment),
       checkpoints: inMemory ? memoryCheckpointStore() : await projectionCheckpoints(dataDir, ledger, now, log),
       clock,
       newId: options.newId ?? randomUUID,

@@ -1,0 +1,26 @@
+/**
+ * The variables a session's terminal keeps between calls. Hermes dumps `export -p` after every command and
+ * sources it before the next, so `export D=/srv/app/data` in one call is `$D` in the next: the floor must read
+ * `rm -rf $D` as what D holds. Only a call that ran counts (allowed); one that was asked may run later or never,
+ * so what it exports becomes unknown; a blocked call changes nothing.
+ */
+import type { ShellAnalysis } from '../shell/shellAnalysis.ts';
+import { terminalTool } from './terminalDirectory.ts';
+
+/** Exported variables kept per session; beyond this, further names are unknown (as if never exported). */
+const maxVariables = 256;
+
+export const environmentAfter = (
+  before: Readonly<Record<string, string>> | undefined,
+  decided: { readonly tool: string; readonly verdict: string; readonly shell: ShellAnalysis | null },
+): Readonly<Record<string, string>> | undefined => {
+  const exports = decided.shell?.exports;
+  if (decided.tool !== terminalTool || exports === undefined || decided.verdict === 'block') return before;
+  const after: Record<string, string> = { ...before };
+  for (const [name, value] of Object.entries(exports)) {
+    if (name === '__proto__') continue;
+    if (decided.verdict === 'allow' && value !== null && (name in after || Object.keys(after).length < maxVariables)) after[name] = value;
+    else delete after[name];
+  }
+  return after;
+};

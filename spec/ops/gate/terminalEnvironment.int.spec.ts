@@ -1,0 +1,83 @@
+/**
+ * Red team 3, F6: Hermes dumps `export -p` after every terminal command and sources it before the next, so a
+ * variable exported in one call is set in the next. Through the real Gate and bash grammar, under yolo: what an
+ * earlier call exported is read into the later line (`rm -rf $D`, `$T approve`), a value the gate cannot know
+ * stays unknown, and replay is exact (the resolved analysis travels in the command).
+ */
+import { expect } from 'chai';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decodeEvent } from '../../../domain/events/codec.ts';
+import { replaySession } from '../../../domain/session/replaySession.ts';
+import type { Gate } from '../../../ops/gate/gate.ts';
+import { openTestGate } from '../../support/openTestGate.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'tollgate-terminal-env-'));
+const data = join(root, 'tollgate', 'data');
+mkdirSync(join(data, 'keys'), { recursive: true });
+
+describe("variables the session's terminal exported, carried into later calls (red team 3, F6)", function () {
+  this.timeout(20_000);
+  let gate: Gate;
+  let session = 0;
+  let sessionId = '';
+  const call = (command: string) => gate.toolCall({ sessionId, tool: 'terminal', args: { command }, cwd: '/tmp' });
+
+  before(async () => {
+    gate = await openTestGate({ config: { data: { dir: data }, server: { socket: join(data, 'tollgate.sock') }, approvals: { yolo: true, mode: 'off' } } });
+  });
+  after(async () => {
+    await gate.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+  beforeEach(async () => {
+    sessionId = `e${++session}`;
+    await gate.userMessage({ sessionId, text: 'work on the project' });
+  });
+
+  it('reads a path exported in an earlier call: `export D=<data>` then `rm -rf $D` is the floor, not a lifted ask', async () => {
+    expect((await call(`export D=${data}`)).verdict).to.equal('allow');
+    for (const line of ['rm -rf $D', 'rm -f "${D}/ledger.db"', 'cat $D/keys/payload-hmac.key', 'echo x > $D/ledger.db']) {
+      const verdict = await call(line);
+      expect(verdict.verdict, `${line}: ${verdict.message}`).to.equal('block');
+      expect(verdict.layer, line).to.equal('self-protection');
+    }
+  });
+
+  it('reads a program name exported earlier: `export T=tollgate` then `$T approve x always`', async () => {
+    await call('export T=tollgate A=approve');
+    const verdict = await call('$T $A x always');
+    expect(verdict.verdict, verdict.message).to.equal('block');
+    expect(verdict.reasons).to.include('self-protection:tollgate-control-command');
+  });
+
+  it('forgets a variable unset, re-exported with a value it cannot know, or exported by a call that was blocked', async () => {
+    await call(`export D=${data}`);
+    await call('unset D');
+    const unset = await call('rm -rf $D');
+    expect(unset.verdict, `${unset.message} ${unset.reasons.join(',')}`).to.equal('allow');
+    await call(`export D=${data}`);
+    await call('export D=$(mktemp -d)');
+    expect((await call('rm -rf $D')).verdict).to.equal('allow');
+    // A blocked call ran nothing, so what it exported is not set.
+    expect((await call(`export E=${data}; rm -rf ${data}`)).verdict).to.equal('block');
+    const after = await call('echo $E');
+    expect(after.verdict).to.equal('allow');
+    const recorded = (await gate.ledger.readStream(`session-${sessionId}`)).filter((r) => r.type === 'ToolCallDecided').at(-1)!;
+    expect(JSON.stringify(decodeEvent(recorded).data)).not.to.include(data);
+  });
+
+  it('keeps ordinary exported variables ordinary (`export NODE_ENV=test`, then `npm test`)', async () => {
+    await call('export NODE_ENV=test BUILD=/tmp/out');
+    for (const line of ['npm test', 'rm -rf $BUILD', 'echo $NODE_ENV > env.txt']) {
+      expect((await call(line)).verdict, line).to.equal('allow');
+    }
+  });
+
+  it('replays a session that exported and used variables exactly', async () => {
+    for (const line of [`export D=${data}`, 'rm -rf $D', 'export X=1', 'echo $X']) await call(line);
+    const records = (await gate.ledger.readStream(`session-${sessionId}`)).map((r) => ({ position: r.position, event: decodeEvent(r), metadata: r.metadata }));
+    expect(replaySession(records).differences).to.deep.equal([]);
+  });
+});
