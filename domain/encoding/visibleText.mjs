@@ -40,6 +40,8 @@ export const visibleRules = [
     example: 'a\u200fb', shown: 'a\\u200fb' },
   { name: 'hangul-filler', ranges: [[0x115f, 0x1160], [0x3164, 0x3164], [0xffa0, 0xffa0]], why: 'letters that draw as nothing',
     example: 'a\u3164b', shown: 'a\\u3164b' },
+  { name: 'braille-blank', ranges: [[0x2800, 0x2800]], why: 'a braille cell with no dots: drawn as a space, a letter to a shell (red team 3, F14)',
+    example: 'rm\u2800-rf', shown: 'rm\\u2800-rf' },
   { name: 'khmer-inherent-vowel', ranges: [[0x17b4, 0x17b5]], why: 'not drawn', example: 'a\u17b4b', shown: 'a\\u17b4b' },
   { name: 'mongolian-selector', ranges: [[0x180b, 0x180f]], why: 'free variation selectors and the vowel separator: not drawn',
     example: 'a\u180eb', shown: 'a\\u180eb' },

@@ -21,6 +21,8 @@ export interface PathHit {
 export const hermesProtectedNames: ReadonlySet<string> = new Set(['config.yaml', '.env', 'auth.json', 'plugins', 'shell-hooks-allowlist.json']);
 /** Names inside tollgate's data folder: a relative `data/ledger.db` is tollgate's even when the folder name is common. */
 const dataInnerNames = new Set(['ledger.db', 'ledger.db-wal', 'ledger.db-shm', 'payloads.db', 'payloads.db-wal', 'payloads.db-shm', 'keys', 'projections', 'checkpoints', 'tollgate.sock', 'http-token', 'tollgate.pid']);
+/** The projection checkpoints in `data/projections/`, named by their projection. */
+const projectionFiles = new Set(['grants.json', 'pending-approvals.json', 'session-timeline.json', 'would-block-report.json']);
 /** Names inside tollgate's code folders: `bin/tollgate.mjs`, `adapters/hooks/…` are tollgate's whatever the folder. */
 const codeInnerNames = new Set(['tollgate.mjs', 'hooks', 'hermes']);
 /** Names judged alone when the folder in front of them is unknown (`$X/config.yaml`). */
@@ -186,7 +188,8 @@ const variablePrefix = /^(?:\$HOME|\$\{HOME\}|~)(?=\/|$)|^(?:\$HERMES_HOME|\$\{H
 
 /** Resolves one word; null when it cannot be a path (empty, or prose with spaces or line breaks). */
 export const resolvePath = (word: string, context: PathContext): ResolvedPath | null => {
-  if (word === '' || /\s/.test(word)) return null;
+  // Prose has spaces; an expansion may hold some (`$(echo ~/.hermes)/plugins`) and still name one path.
+  if (word === '' || /\s/.test(/[$`]/.test(word) ? withoutExpansions(word) : word)) return null;
   let text = word;
   // `$PWD`, `$(pwd)`: the working directory, when known.
   const pwd = /^(?:\$PWD|\$\{PWD\}|\$\(pwd\))(?=\/|$)/.exec(text);
@@ -208,11 +211,42 @@ export const resolvePath = (word: string, context: PathContext): ResolvedPath | 
 
 /** The segments after the last unknown variable (or after a `~` whose home is not known). */
 const fromUnresolved = (text: string): ResolvedPath | null => {
-  const segments = text.split('/');
+  // `$(echo ~/.hermes)/plugins`, `${X:-~/.hermes}/plugins`: the expansion is one unknown, whatever '/' it holds.
+  const segments = withoutExpansions(text).split('/');
   let last = -1;
-  segments.forEach((s, i) => { if (/[$`]/.test(s)) last = i; });
+  segments.forEach((s, i) => { if (s.includes(unknownMark)) last = i; });
   const rest = relativeSegments(segments.slice(last + 1).join('/'));
-  return rest.length === 0 ? null : { absolute: null, relative: null, unresolved: rest };
+  // What follows an unknown may lie in any folder: judged as a path whose directory was lost.
+  return rest.length === 0 ? null : { absolute: null, relative: null, unresolved: rest, anywhere: rest };
+};
+
+const unknownMark = '\u0000';
+
+/** The text with each `$(…)`, `${…}`, `$((…))`, backtick part and `$NAME` replaced by one unknown mark. */
+const withoutExpansions = (text: string): string => {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    const open = c === '`' ? '`' : c === '$' && (text[i + 1] === '(' || text[i + 1] === '{') ? text[i + 1]! : null;
+    if (open === null) {
+      if (c === '$' && /[A-Za-z0-9_@*#?!$-]/.test(text[i + 1] ?? '')) {
+        i++;
+        while (/[A-Za-z0-9_]/.test(text[i + 1] ?? '')) i++;
+        out += unknownMark;
+      } else out += c;
+      continue;
+    }
+    const close = open === '(' ? ')' : open === '{' ? '}' : '`';
+    let depth = 0;
+    let j = open === '`' ? i + 1 : i + 2;
+    for (; j < text.length; j++) {
+      if (open !== '`' && text[j] === open) depth++;
+      else if (text[j] === close) { if (depth === 0) break; depth--; }
+    }
+    out += unknownMark;
+    i = j;
+  }
+  return out;
 };
 
 /** Lexical segments of a relative path: '.' and '' dropped, '..' cancels the segment before it (or is dropped). */
@@ -320,7 +354,7 @@ const matchRelative = (segments: readonly string[], index: ProtectionIndex): Pat
   return strictest(hits);
 };
 
-const lostNote = '(the terminal\'s folder is unknown; cd to an absolute path first)';
+const lostNote = '(the folder it is in is unknown to the gate; use an absolute path, or cd to one first)';
 
 /**
  * A relative path whose directory was lost: it names a protected path when its start continues the tail of one
@@ -343,6 +377,11 @@ const matchAnywhere = (segments: readonly string[], index: ProtectionIndex): Pat
   }
   const first = segments[0] ?? '';
   const inner = (names: ReadonlySet<string>) => [...names].some((n) => same(first, n));
+  // The ledger's and payload store's companions (`ledger.db.checkpoint.json`) and the projection checkpoints.
+  if (/^(?:ledger|payloads)\.db/.test(first) || (segments.length === 1 && projectionFiles.has(first)))
+    hits.push({ kind: 'data', what: `${first} in tollgate's data folder ${lostNote}` });
+  if (first === '.claude' || (segments.length === 1 && (first === 'settings.json' || first === 'settings.local.json')))
+    hits.push({ kind: 'runtime-settings', what: `${segments.join('/')} (may be .claude's) ${lostNote}` });
   if (inner(dataInnerNames)) hits.push({ kind: first === 'keys' || first === 'http-token' ? 'secret' : first.startsWith('tollgate.sock') ? 'socket' : 'data', what: `${first} in tollgate's data folder ${lostNote}` });
   if (inner(codeInnerNames)) hits.push({ kind: 'code', what: `${first} in tollgate's code ${lostNote}` });
   const hermesName = first === 'profiles' && segments.length >= 3 ? segments[2]! : first;
@@ -367,6 +406,7 @@ export const containsAnywhere = (segments: readonly string[], index: ProtectionI
         return { kind: e.kind === 'hermes-home' ? 'hermes-file' : e.kind, what: `${e.path} ${lostNote}` };
     }
   }
+  if (!secretsOnly && segments[0] === '.claude') return { kind: 'runtime-settings', what: `.claude ${lostNote}` };
   if (!secretsOnly && segments[0] === 'profiles' && segments.length <= 2) return { kind: 'hermes-file', what: `${segments.join('/')} of a Hermes home ${lostNote}` };
   return null;
 };

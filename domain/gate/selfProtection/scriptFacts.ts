@@ -12,8 +12,22 @@ export type ScriptFacts = z.infer<typeof scriptFactsSchema>;
 
 export const shellInterpreters = /^(?:sh|bash|dash|zsh|ksh|mksh|ash|source|\.)$/;
 export const interpreterPrograms = /^(?:python[0-9.]*|pypy[0-9.]*|node|nodejs|bun|deno|perl|ruby|php|tclsh[0-9.]*|wish[0-9.]*|expect|lua[0-9.]*|luajit|Rscript|osascript|jshell|awk|gawk|mawk|nawk|julia|groovy)$/;
+/** A shell's own: only `-c` (bundled too: `-ec`) takes code; `-e` there is errexit. */
+const shellCodeOption = /^-[a-zA-Z]*c[a-zA-Z]*$/;
 /** Options after which an interpreter's next word is code or a module, not a script file. */
 const codeOptions = /^-(?:[a-zA-Z]*[ceEm]|-command|-eval|-print)$/;
+
+/** Per interpreter family, the options whose value is the next word (`python3 -X dev a.py`, `bash -o errexit a.sh`). */
+const valueOptionRows: readonly { readonly programs: RegExp; readonly options: RegExp }[] = [
+  { programs: /^(?:python[0-9.]*|pypy[0-9.]*)$/, options: /^(?:-[WX]|--check-hash-based-pycs)$/ },
+  { programs: /^(?:node|nodejs|bun|deno)$/, options: /^(?:-[rC]|--(?:require|import|loader|experimental-loader|env-file|conditions|title))$/ },
+  { programs: /^(?:sh|bash|dash|zsh|ksh|mksh|ash)$/, options: /^(?:[-+][oO]|--(?:rcfile|init-file))$/ },
+  { programs: /^(?:ruby|perl)$/, options: /^-[Ir]$/ },
+];
+const takesValue = (program: string, option: string): boolean =>
+  valueOptionRows.some((row) => row.programs.test(program) && row.options.test(option));
+/** Of those, the ones whose value is a file run before the script. */
+const loadOptions = /^(?:-r|--(?:require|import|loader|experimental-loader|rcfile|init-file))$/;
 
 /** The words of one command that name a script file it runs. */
 export const scriptWords = (command: SimpleCommand): string[] => {
@@ -21,9 +35,19 @@ export const scriptWords = (command: SimpleCommand): string[] => {
   const out: string[] = [];
   const runsFile = interpreterPrograms.test(program) || shellInterpreters.test(program);
   if (runsFile && !/^(?:awk|gawk|mawk|nawk)$/.test(program)) {
-    const first = args.findIndex((a) => !a.startsWith('-'));
-    if (first >= 0 && !args.slice(0, first).some((a) => codeOptions.test(a))) out.push(args[first]!);
-    for (const r of command.redirects) if (r.op === '<') out.push(r.target);
+    // `python3 -X dev a.txt`, `bash -o errexit a.sh`: an option's own value is not the script.
+    let first = -1;
+    for (let i = 0; i < args.length; i++) {
+      const arg = args[i]!;
+      if (!arg.startsWith('-') && !arg.startsWith('+')) { first = i; break; }
+      if ((shellInterpreters.test(program) || /^(?:bash|zsh|ksh|mksh|ash|dash)$/.test(program) ? shellCodeOption : codeOptions).test(arg)) break;
+      const value = takesValue(program, arg) ? args[i + 1] : undefined;
+      // Files an option makes the interpreter load and run first (`node -r ./x.js`, `bash --rcfile x`).
+      if (value !== undefined && loadOptions.test(arg) && !/^(?:ruby|perl)$/.test(program)) out.push(value);
+      if (value !== undefined) i++;
+    }
+    if (first >= 0) out.push(args[first]!);
+    for (const r of command.redirects) if (/^0?<$/.test(r.op)) out.push(r.target);
   }
   if (programPath.includes('/')) out.push(programPath);
   return out;

@@ -45,7 +45,7 @@ export const readOnlyPrograms: ReadonlySet<string> = new Set([
 ]);
 
 /** Programs that run code given in their arguments: paths inside that code count. */
-const interpreters = /^(?:python[0-9.]*|node|nodejs|bun|deno|perl|ruby|php|osascript|lua|Rscript)$/;
+const interpreters = /^(?:python[0-9.]*|node|nodejs|bun|deno|perl|ruby|php|osascript|lua|Rscript|sqlite3?|duckdb)$/;
 
 const gitReadSubcommands = new Set(['log', 'diff', 'show', 'status', 'blame', 'ls-files', 'grep', 'rev-parse', 'describe', 'shortlog', 'cat-file']);
 const copyGrammar = { shortWithValue: 'tSgmoB', longWithValue: ['target-directory', 'suffix', 'group', 'mode', 'owner', 'backup'] };
@@ -65,7 +65,12 @@ export const operandsOf = (command: SimpleCommand): Operands => {
 
 const computeOperands = (command: SimpleCommand): Operands => {
   const redirectWrites = writtenFiles(command);
-  const redirectReads = command.redirects.filter((r) => r.op.startsWith('<') && !r.op.startsWith('<<') && !r.op.includes('>')).map((r) => r.target);
+  // `< f`, `3< f` (then read through /dev/fd/3 or <&3), `<> f`; not heredocs, not fd duplications (`<&3`).
+  const redirectReads = command.redirects.filter((r) => /^\d*<>?$/.test(r.op) && !r.target.startsWith('&')).map((r) => r.target);
+  // Bash reads the file itself for `$(<f)` (and `` `<f` ``): a read, whatever the program.
+  for (const word of [...command.args, ...command.redirects.map((r) => r.target)]) {
+    for (const m of word.matchAll(/(?:\$\(|`)\s*<\s*([^\s)`]+)\s*(?:\)|`)/g)) redirectReads.push(m[1]!);
+  }
   const own = programOperands(command);
   if (redirectWrites.length === 0 && redirectReads.length === 0) return own;
   return { ...own, writes: [...own.writes, ...redirectWrites], reads: [...own.reads, ...redirectReads] };
@@ -115,7 +120,9 @@ const programOperands = (command: SimpleCommand): Operands => {
       const into = options.short.get('D') ?? options.long.get('directory');
       const extracts = options.short.has('i') || options.long.has('extract') || options.short.has('p') || options.long.has('pass-through');
       const dir = typeof into === 'string' ? into : options.short.has('p') ? options.operands[0] ?? '.' : '.';
-      return extracts ? { ...writeAll(words), fills: [dir] } : { ...none, reads: words };
+      // `cpio -o` archives the files named on its stdin (`cpio -o <<< data/keys/x`): they are read.
+      const listed = command.stdin === undefined ? [] : command.stdin.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+      return extracts ? { ...writeAll(words), fills: [dir] } : { ...none, reads: [...words, ...listed] };
     }
     case 'patch': {
       const options = parseOptions(args, { shortWithValue: 'pdiroBDFVYzg', longWithValue: ['directory', 'input', 'output', 'strip'] });
@@ -200,6 +207,9 @@ export const wordsIn = (arg: string): string[] => {
   if (eq !== null) out.push(eq[1]!);
   const attached = /^-[A-Za-z]([~/.].*)$/s.exec(arg);
   if (attached !== null) out.push(attached[1]!);
+  // `sqlite3 'file:data/ledger.db?mode=rw'`, `curl file:///x/keys/k`: a file URI names its path.
+  const uri = /^file:(?:\/\/[^/]*)?([^?#]+)/.exec(arg);
+  if (uri !== null) out.push(uri[1]!);
   for (const word of [...out]) {
     const at = word.indexOf('@');
     if (at >= 0 && at < word.length - 1) out.push(word.slice(at + 1)); // curl -F f=@path, -d @path
@@ -288,7 +298,7 @@ const copyOperands = (command: SimpleCommand, words: readonly string[]): Operand
   const recursive = program === 'mv' || (program === 'rsync' ? options.short.has('a') || isRecursive(args) || options.long.has('archive')
     : options.short.has('a') || options.long.has('archive') || isRecursive(args));
   // A symbolic or hard link to a protected path is a way to it for a later call.
-  const links = program === 'ln' || options.short.has('s') || options.long.has('symbolic-link') || options.short.has('l') ? sources : [];
+  const links = program === 'ln' || options.short.has('s') || options.long.has('symbolic-link') || options.short.has('l') || options.long.has('link') ? sources : [];
   const sure = typeof target === 'string' || (directory !== null && (/\/$|^\.{1,2}$|\/\.{1,2}$|^~$/.test(directory) || sources.length > 1));
   const pours = (source: string) => program === 'rsync' ? source.endsWith('/') : /(?:^|\/)\.$/.test(source);
   const fills = recursive && directory !== null && sources.some(pours) ? [directory] : [];

@@ -84,7 +84,8 @@ const distinctiveName = /(?:tollgate\.ya?ml|ledger\.db(?:-wal|-shm)?|payloads\.d
 /** Protected paths inside code or prose: absolute mentions, and path-like tokens (with a '/', or a protected name). */
 export const hitInText = (raw: string, context: PathContext, index: ProtectionIndex): PathHit | null => {
   // A literal that is only printed (`python3 -c "print('data/keys')"`) names nothing that is opened.
-  const text = withoutPrintedLiterals(raw);
+  // Format placeholders stand for unknown values: `f'{d}/http-token'` is judged as `$_/http-token`.
+  const text = withoutPrintedLiterals(raw).replace(/\{[A-Za-z_][A-Za-z0-9_.]*\}/g, '$_');
   const absolute = mentionedPath(text, index);
   if (absolute !== null) return absolute;
   for (const token of text.match(/[^\s'"(),;=[\]{}<>|&]+/g) ?? []) {

@@ -101,12 +101,14 @@ describe("the terminal's directory, followed from call to call (red team 2, R1)"
   it('treats bare relative names as possibly protected once the directory is lost, under yolo (the floor, not an ask)', async () => {
     expect((await call('cd "$(mktemp -d)"')).verdict).to.equal('allow');
     for (const line of ['rm -rf data', 'mv data d.old', "echo 'plugins: {}' > config.yaml", 'rm -rf plugins', 'echo x >> .env',
-      'cat keys/runtime-registrations.json', 'rm ledger.db', 'rm -rf .', 'chmod -R 000 profiles/work', 'rm -rf tollgate']) {
+      'cat keys/runtime-registrations.json', 'rm ledger.db', 'rm -rf .', 'chmod -R 000 profiles/work', 'rm -rf tollgate',
+      // Red team 3, F1: the data folder's other files and a runtime's settings, by name.
+      'rm -f ledger.db.checkpoint.json', 'cp /tmp/g.json grants.json', "echo '{}' > settings.json", 'rm -rf .claude']) {
       const verdict = await call(line);
       expect(verdict.verdict, `${line}: ${verdict.message}`).to.equal('block');
       expect(verdict.layer, line).to.equal('self-protection');
       // The key files are protected by name anyway; the rest are stopped because the folder may be a protected one.
-      if (!line.includes('runtime-registrations')) expect(verdict.message, line).to.match(/folder is unknown; cd to an absolute path first/);
+      if (!line.includes('runtime-registrations')) expect(verdict.message, line).to.match(/folder it is in is unknown to the gate; use an absolute path, or cd to one first/);
     }
   });
 
