@@ -22,7 +22,7 @@ export const classifyToolCall = (
   analyze: AnalyzeShell,
   shellArguments: Readonly<Record<string, string>> = {},
 ): ClassifiedCall => {
-  const argument = shellArgumentOf(tool, shellArguments);
+  const argument = shellArgumentOf(tool, shellArguments, args);
   if (argument !== null) {
     const line = args[argument];
     if (typeof line !== 'string') return { runsShell: true, shell: null, fingerprint: actionFingerprint(tool, { args }) };

@@ -68,21 +68,49 @@ export const isTollgateControl = (command: SimpleCommand): boolean => {
   return !tollgateReadOnlySubcommands.has(sub);
 };
 
-/** Hermes subcommands that change its configuration, plugins, hooks, credentials or the running gateway. */
-export const hermesControlSubcommands: ReadonlySet<string> = new Set([
-  'plugins', 'plugin', 'config', 'hooks', 'setup', 'uninstall', 'update', 'auth', 'login', 'logout', 'model', 'tools', 'gateway', 'profile', 'claw',
+/**
+ * Hermes subcommands (hermes_cli/main.py, 0.19) known to change nothing of its configuration, plugins, hooks,
+ * credentials or gateway, with the actions of each that only look ('*': every action). Every other subcommand
+ * (`import`, `mcp add`, `migrate`, `fallback`, `dashboard`, one added by a later version…) counts as control.
+ */
+export const hermesReadOnlySubcommands: ReadonlyMap<string, ReadonlySet<string> | '*'> = new Map<string, ReadonlySet<string> | '*'>([
+  // A new agent: its tool calls reach this guard through the plugin (unguarding flags are startsUnguardedHermes').
+  ['chat', '*'],
+  ['version', '*'], ['help', '*'], ['status', '*'], ['insights', '*'], ['logs', '*'], ['prompt-size', '*'],
+  ['doctor', '*'], ['dump', '*'],
+  ['gateway', new Set(['status', 'list'])],
+  ['sessions', new Set(['list', 'stats'])],
+  ['profile', new Set(['list', 'show'])],
+  ['plugins', new Set(['list', 'ls'])],
+  ['tools', new Set(['list'])],
+  ['hooks', new Set(['list'])],
+  ['config', new Set(['show', 'path', 'env-path', 'check'])],
+  ['cron', new Set(['list', 'status'])],
+  ['skills', new Set(['list'])],
+  ['mcp', new Set(['list', 'ls'])],
+  ['memory', new Set(['status'])],
+  ['auth', new Set(['list'])],
+  ['pairing', new Set(['list'])],
 ]);
-const hermesGrammar = { shortWithValue: 'p', longWithValue: ['profile'] };
+/** Flags that turn a read-only subcommand into one that writes (`doctor --fix`) or prints Hermes' keys. */
+const hermesWritingFlags = new Set(['--fix', '--ack', '--show-keys']);
+// Top-level options that take a value (hermes_cli/_parser.py): their value is not the subcommand.
+const hermesGrammar = { shortWithValue: 'pzmtrsc', longWithValue: ['profile', 'oneshot', 'model', 'provider', 'toolsets', 'resume', 'skills', 'usage-file', 'continue'] };
 
+/** A hermes command that is not known to only look: a bare `hermes`, `-z`, `--version` and `--help` are chat or print. */
 export const isHermesControl = (command: SimpleCommand): boolean => {
   const args = hermesArguments(command);
   if (args === null) return false;
   const at = firstOperandIndex(args, 0, hermesGrammar);
   const sub = args[at];
-  if (sub === undefined || !hermesControlSubcommands.has(sub)) return false;
+  // argparse prints the help and exits before any subcommand runs.
+  if (sub === undefined || args.includes('--help') || args.includes('-h')) return false;
+  const actions = hermesReadOnlySubcommands.get(sub);
+  if (actions === undefined || args.some((a) => hermesWritingFlags.has(a.replace(/=.*$/, '')))) return true;
+  if (actions === '*') return false;
+  // An option before the action may take a value the grammar does not know: the word found must be a looking one.
   const action = args[firstOperandIndex(args, at + 1)];
-  // Looking is fine; a gateway's status or a profile list changes nothing.
-  return !(['status', 'list', 'show', 'ls'].includes(action ?? '') && ['gateway', 'profile', 'plugins', 'plugin', 'tools', 'hooks', 'config'].includes(sub));
+  return action === undefined ? !actions.has('') : !actions.has(action);
 };
 
 const hermesArguments = ({ program, args }: SimpleCommand): readonly string[] | null => {

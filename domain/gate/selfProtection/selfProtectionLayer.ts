@@ -14,6 +14,7 @@ import { commandFindings, commandRuleReasons, toolCallFindings, type CommandRule
 import { lineScope } from './shellScope.ts';
 import { protectionRules, type SelfProtectionId } from './shellRules.ts';
 import { toolFindings } from './toolRules.ts';
+import { runsInUnknownDirectory } from '../../tools/shellTools.ts';
 
 interface Finding {
   readonly id: SelfProtectionId | CommandRuleId;
@@ -28,9 +29,11 @@ const reasonOf: Readonly<Record<SelfProtectionId | CommandRuleId, string>> = { .
 export const findSelfProtection = (input: Pick<GateInput, 'tool' | 'args' | 'shell' | 'protection' | 'pathFacts' | 'scripts' | 'directoryLost'>): Finding[] => {
   const index = withCallFacts(protectionIndex(input.protection ?? noProtectionFacts), input.pathFacts);
   // Relative paths resolve against the tool's workdir, else the agent's working directory; unknown, by their tails.
-  const cwd = input.pathFacts?.cwd ?? null;
+  // `process submit` types into a background shell whose `cd`s the gate never saw: its folder is lost.
+  const unfollowed = runsInUnknownDirectory(input.tool);
+  const cwd = unfollowed ? null : input.pathFacts?.cwd ?? null;
   // Lost (the terminal went untracked), not merely unreported: relative paths may be inside what is protected.
-  const lost = cwd === null && input.directoryLost === true;
+  const lost = unfollowed || (cwd === null && input.directoryLost === true);
   const findings: Finding[] = toolFindings(input.tool, input.args, index, cwd, lost);
   findings.push(...toolCallFindings(input.tool, input.args, index, cwd, lost));
   if (input.shell !== null) {

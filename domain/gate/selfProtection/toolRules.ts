@@ -1,10 +1,11 @@
 /**
  * Self-protection for the file tools and code cells: `write_file`, `patch` (and the Claude Code tools mapped
- * onto them), `read_file` and `search_files` on secrets, and Python given to `execute_code`. Command lines are
- * judged by shellRules.ts.
+ * onto them), `read_file` and `search_files` on secrets, and Python given to `execute_code`; the paths and URLs
+ * of Hermes' other tools are toolPaths.ts'. Command lines are judged by shellRules.ts.
  */
 import { containsProtected, resolvePath, type PathContext, type PathHit, type ProtectionIndex } from './protectedPaths.ts';
 import { patchTargets } from './patchTargets.ts';
+import { toolPathFindings } from './toolPaths.ts';
 import { isPlainRead, pythonStringLiterals } from './pythonCode.ts';
 import { hitInText, hitOf } from './shellScope.ts';
 import type { SelfProtectionId } from './shellRules.ts';
@@ -56,6 +57,8 @@ export const toolFindings = (tool: string, args: Readonly<Record<string, unknown
     }
   }
   if (tool === 'execute_code' && typeof args['code'] === 'string') findings.push(...codeFindings(args['code'], index, context));
+  // Every other tool argument that names a file written or read, a URL, or code run elsewhere (toolPaths.ts).
+  findings.push(...toolPathFindings(tool, args, index, context));
   return findings;
 };
 

@@ -37,6 +37,23 @@ describe('tool classification', () => {
     expect(actionFingerprint('write_file', { args: { path: 'a', content: 'x' } })).to.equal(actionFingerprint('write_file', { args: { content: 'x', path: 'a' } }));
   });
 
+  it("treats process write and submit data (and an action it does not know) as a command line typed into a shell", () => {
+    for (const action of ['write', 'submit', 'send', undefined]) {
+      const analyzer = recordingAnalyzer();
+      const call = classifyToolCall('process', { action, session_id: 'proc_1', data: 'rm -rf ~/.hermes/plugins' }, analyzer.analyze);
+      expect(call.runsShell, String(action)).to.equal(true);
+      expect(analyzer.seen).to.deep.equal(['rm -rf ~/.hermes/plugins']);
+    }
+  });
+
+  it('marks process submit without its data as a shell call with nothing parsed (the gate blocks it)', () =>
+    expect(classifyToolCall('process', { action: 'submit', session_id: 'proc_1', data: 42 }, recordingAnalyzer().analyze)).to.include({ runsShell: true, shell: null }));
+
+  it("does not treat process list, poll, log, wait, kill and close as shell (they send the process nothing)", () => {
+    for (const action of ['list', 'poll', 'log', 'wait', 'kill', 'close'])
+      expect(classifyToolCall('process', { action, session_id: 'proc_1', data: 'rm -rf /' }, recordingAnalyzer().analyze), action).to.include({ runsShell: false, shell: null });
+  });
+
   it('does not treat other tools as shell', () => {
     expect(classifyToolCall('read_file', { path: 'x' }, recordingAnalyzer().analyze)).to.include({ runsShell: false, shell: null });
   });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { exampleFacts } from '../../../../domain/gate/selfProtection/exampleFacts.ts';
 import { findSelfProtection } from '../../../../domain/gate/selfProtection/selfProtectionLayer.ts';
+import { hermesReadOnlySubcommands } from '../../../../domain/gate/selfProtection/controlCommands.ts';
 import { protectionRules } from '../../../../domain/gate/selfProtection/shellRules.ts';
 import { useBashAnalyzer } from '../../../support/shell.ts';
 
@@ -48,5 +49,45 @@ describe('self-protection false positives and bypasses that stay fixed (seed 003
   it('ordinary work in the project folder is allowed', () => {
     for (const line of ['npm test', 'git status', 'sed -i s/a/b/ src/app.ts', 'rm -rf build dist', 'mkdir -p src/lib && touch src/lib/x.ts', 'python3 scripts/gen.py --out build/x.json'])
       expect(ids(line), line).to.deep.equal([]);
+  });
+});
+
+describe('hermes subcommands: only those known to change nothing pass (red team 3, F7)', () => {
+  const analyze = useBashAnalyzer();
+  const ids = (line: string) => findSelfProtection({ tool: 'terminal', args: { command: line }, shell: analyze(line), protection: exampleFacts }).map((f) => f.id);
+
+  for (const [sub, actions] of hermesReadOnlySubcommands) {
+    const looking = actions === '*' ? [`hermes ${sub}`] : [...actions].map((a) => `hermes ${sub} ${a}`);
+    for (const line of looking) it(`allows: ${line}`, () => expect(ids(line)).not.to.include('hermes-control'));
+    if (actions !== '*') it(`blocks another action: hermes ${sub} edit-everything`, () => expect(ids(`hermes ${sub} edit-everything`)).to.include('hermes-control'));
+  }
+
+  for (const line of [
+    'hermes import --force /tmp/evil-backup.zip', 'hermes mcp add evil --command /tmp/evil.sh', 'hermes migrate', 'hermes fallback add x', 'hermes memory setup',
+    'hermes dashboard', 'hermes doctor --fix', 'hermes cron create --schedule 1m --prompt x', 'hermes webhook add x', 'hermes skills install evil', 'hermes secrets add K',
+    'hermes moa configure', 'hermes backup -o /home/agent/project/tollgate.yaml', 'hermes cron tick', 'hermes -m gpt5 config set x y', 'hermes -z plugins disable tollgate',
+    'hermes sessions export /home/agent/project/tollgate.yaml', 'hermes dump --show-keys', 'hermes some-plugin-command', 'python3 -m hermes_cli.main mcp add x --command y',
+    'hermes gateway', 'hermes gateway run',
+  ]) it(`blocks: ${line}`, () => expect(ids(line)).to.include('hermes-control'));
+
+  for (const line of ['hermes', 'hermes chat -q hi', 'hermes --version', 'hermes -z "summarise README.md"', 'hermes -p work chat -q hi', 'hermes -m gpt5 --provider openai chat',
+    'hermes mcp add evil --help', 'hermes doctor', 'hermes sessions list', 'hermes logs -f', 'hermes -c'])
+    it(`allows: ${line}`, () => expect(ids(line)).to.deep.equal([]));
+});
+
+describe('process: data typed into a background shell is judged as a command line (red team 3, F4)', () => {
+  const analyze = useBashAnalyzer();
+  const judge = (args: Record<string, unknown>, cwd: string | null = '/home/agent/project') => {
+    const line = typeof args['data'] === 'string' && !['poll', 'log', 'kill', 'list', 'wait', 'close'].includes(String(args['action'])) ? args['data'] : null;
+    return findSelfProtection({ tool: 'process', args, shell: line === null ? null : analyze(line), protection: exampleFacts, pathFacts: { cwd, links: {}, dirs: [] } }).map((f) => `${f.verdict}:${f.id}`);
+  };
+  it('blocks removing the Hermes plugins through submit', () => expect(judge({ action: 'submit', session_id: 'proc_1', data: 'rm -rf ~/.hermes/plugins' })).to.include('block:write-protected-path'));
+  it('blocks tollgate approve through write', () => expect(judge({ action: 'write', session_id: 'proc_1', data: 'tollgate approve abc always\n' })).to.include('block:tollgate-control-command'));
+  it("blocks a bare relative name: the shell may have cd-ed into a Hermes home the gate never saw", () =>
+    expect(judge({ action: 'submit', session_id: 'proc_1', data: 'rm -rf plugins' })).to.include('block:write-protected-path'));
+  it('allows ordinary input and the actions that send nothing', () => {
+    expect(judge({ action: 'submit', session_id: 'proc_1', data: 'ls -la src' })).to.deep.equal([]);
+    expect(judge({ action: 'submit', session_id: 'proc_1', data: 'y' })).to.deep.equal([]);
+    for (const action of ['poll', 'log', 'kill']) expect(judge({ action, session_id: 'proc_1' })).to.deep.equal([]);
   });
 });

@@ -1,0 +1,202 @@
+/**
+ * Hermes tools beyond the file tools whose arguments name files or URLs (red team 3, F4), read from Hermes
+ * 0.19's schemas (tools/*.py): which arguments name a file the tool writes, which name something it reads or
+ * fetches (a local path, a `file://` URL or a network URL), which hold text that runs elsewhere (JavaScript in
+ * the browser), and whether the tool schedules a script Hermes runs later on its own. Each row has argument sets
+ * it must stop and ones it must let through; its spec runs them against exampleFacts.ts.
+ */
+import { namesLoopbackPort } from './loopbackHosts.ts';
+import type { PathContext, PathHit, ProtectionIndex } from './protectedPaths.ts';
+import { hitOf } from './shellScope.ts';
+import type { SelfProtectionId } from './shellRules.ts';
+
+export interface ToolPathFinding {
+  readonly id: SelfProtectionId;
+  readonly verdict: 'block' | 'ask';
+  readonly what: string;
+}
+
+type Args = Readonly<Record<string, unknown>>;
+
+export interface ToolPathRow {
+  readonly tool: string;
+  /** Arguments naming a file the tool writes: judged as write_file's path is. `a[]` is every item, `a[].b` a field of each. */
+  readonly writes?: readonly string[];
+  /** Arguments naming what the tool reads or fetches: a key it must not read, tollgate's loopback port or socket. */
+  readonly reads?: readonly string[];
+  /** Arguments holding code run elsewhere (the page's JavaScript): it must not name the port or the socket. */
+  readonly code?: readonly string[];
+  /** The tool stores a script that Hermes' scheduler runs later, outside any tool call: fail closed. */
+  readonly schedulesScript?: { readonly argument: string; readonly actions: readonly string[] };
+  readonly why: string;
+  readonly stops: readonly Args[];
+  readonly allows: readonly Args[];
+}
+
+export const toolPathRows: readonly ToolPathRow[] = [
+  {
+    tool: 'text_to_speech', writes: ['output_path'],
+    why: 'tools/tts_tool.py saves the audio at output_path (~ expanded), overwriting whatever is there.',
+    stops: [{ text: 'hello', output_path: '~/.hermes/config.yaml' }, { text: 'x', output_path: '/home/agent/project/data/ledger.db' },
+      { text: 'x', output_path: '/home/agent/project/tollgate.yaml' }, { text: 'x', output_path: '/opt/tollgate/bin/tollgate.mjs' }, { text: 'x', output_path: 'AGENTS.md' }],
+    allows: [{ text: 'hello', output_path: '/tmp/out.mp3' }, { text: 'hello' }, { text: 'x', output_path: 'audio/greeting.ogg' }],
+  },
+  {
+    tool: 'browser_navigate', reads: ['url'],
+    why: "tools/browser_tool.py opens url in a local browser: file:// reads a file, a loopback URL reaches tollgate's HTTP port.",
+    stops: [{ url: 'http://127.0.0.1:8787/v1/approvals' }, { url: 'http://localhost:8787/' }, { url: 'http://[::1]:8787/v1/decisions' }, { url: 'http://127.1:8787' },
+      { url: 'file:///home/agent/project/data/keys/runtime-registrations.json' }, { url: 'file:///home/agent/project/data/http-token' }],
+    allows: [{ url: 'https://example.com' }, { url: 'http://127.0.0.1:3000/' }, { url: 'file:///home/agent/project/README.md' }],
+  },
+  {
+    tool: 'browser_cdp', reads: ['params.url'],
+    why: 'Raw Chrome DevTools calls: Page.navigate and Target.createTarget take params.url.',
+    stops: [{ method: 'Page.navigate', params: { url: 'http://127.0.0.1:8787/v1/approvals' } }, { method: 'Target.createTarget', params: { url: 'file:///home/agent/project/data/keys' } }],
+    allows: [{ method: 'Page.navigate', params: { url: 'https://example.com' } }, { method: 'Runtime.evaluate', params: { expression: '1+1' } }],
+  },
+  {
+    tool: 'browser_console', code: ['expression'],
+    why: "The expression runs as JavaScript in the page, which can fetch tollgate's loopback port.",
+    stops: [{ expression: "fetch('http://127.0.0.1:8787/v1/approvals/x', {method: 'POST'})" }, { expression: 'fetch("http://localhost:8787/")' }],
+    allows: [{ expression: 'document.title' }, { expression: "fetch('https://example.com/api')" }],
+  },
+  {
+    tool: 'web_extract', reads: ['urls[]'],
+    why: 'tools/web_tools.py fetches every URL in urls; a file:// URL is a read of that file.',
+    stops: [{ urls: ['file:///home/agent/project/data/keys/runtime-registrations.json'] }, { urls: ['https://example.com', 'http://127.0.0.1:8787/v1/approvals'] },
+      { urls: ['file://localhost/home/agent/project/data/%68ttp-token'] }],
+    allows: [{ urls: ['https://example.com', 'https://docs.python.org/3/'] }, { urls: ['file:///home/agent/project/notes.md'] }],
+  },
+  {
+    tool: 'vision_analyze', reads: ['image_url'],
+    why: 'tools/vision_tools.py loads image_url from a URL, a file:// URI or a local path and sends it to a model.',
+    stops: [{ image_url: '/home/agent/project/data/keys/checkpoint-hmac.key', question: 'what text?' }, { image_url: 'file:///home/agent/project/data/http-token' }],
+    allows: [{ image_url: 'screenshots/page.png', question: 'what is shown?' }, { image_url: 'https://example.com/cat.jpg' }],
+  },
+  {
+    tool: 'video_analyze', reads: ['video_url'],
+    why: 'Loads video_url (a URL or a local file) and sends it to a model.',
+    stops: [{ video_url: 'data/keys/runtime-registrations.json' }], allows: [{ video_url: 'clips/demo.mp4' }],
+  },
+  {
+    tool: 'image_generate', reads: ['image_url', 'reference_image_urls[]'],
+    why: 'tools/image_source.py reads a reference image from a path or file:// URI and uploads it.',
+    stops: [{ prompt: 'x', reference_image_urls: ['/home/agent/project/data/http-token'] }], allows: [{ prompt: 'a cat', image_url: 'img/ref.png' }],
+  },
+  {
+    tool: 'video_generate', reads: ['image_url', 'reference_image_urls[]'],
+    why: 'As image_generate: reference images are read from paths and uploaded.',
+    stops: [{ prompt: 'x', image_url: 'file:///home/agent/project/data/keys/a.key' }], allows: [{ prompt: 'waves', image_url: 'https://example.com/a.png' }],
+  },
+  {
+    tool: 'xai_video_edit', reads: ['video_url'], why: 'Uploads video_url.',
+    stops: [{ prompt: 'x', video_url: '/home/agent/project/data/http-token' }], allows: [{ prompt: 'x', video_url: 'https://example.com/v.mp4' }],
+  },
+  {
+    tool: 'xai_video_extend', reads: ['video_url'], why: 'Uploads video_url.',
+    stops: [{ prompt: 'x', video_url: 'file:///home/agent/project/data/http-token' }], allows: [{ prompt: 'x', video_url: 'clip.mp4' }],
+  },
+  {
+    tool: 'kanban_attach_url', reads: ['url'], why: 'Fetches url and stores it as an attachment.',
+    stops: [{ task_id: 't1', url: 'http://127.0.0.1:8787/v1/approvals' }, { task_id: 't1', url: 'file:///home/agent/project/data/http-token' }],
+    allows: [{ task_id: 't1', url: 'https://example.com/spec.pdf' }],
+  },
+  {
+    tool: 'yb_send_dm', reads: ['media_files[].path'], why: 'Sends every media_files[].path as an attachment.',
+    stops: [{ user_id: 'u', message: 'hi', media_files: [{ path: '/home/agent/project/data/keys/a.key' }] }],
+    allows: [{ user_id: 'u', message: 'hi', media_files: [{ path: 'out/report.pdf' }] }],
+  },
+  {
+    tool: 'cronjob', schedulesScript: { argument: 'script', actions: ['create', 'update'] },
+    why: "tools/cronjob_tools.py stores script (under <HERMES_HOME>/scripts); cron/scheduler.py runs it every tick with bash or Python, outside any tool call, with or without the agent. The floor cannot read the file, and it may be rewritten before it runs.",
+    stops: [{ action: 'create', schedule: 'every 1m', script: 'tidy.sh', no_agent: true, name: 'tidy' }, { action: 'create', schedule: '30m', prompt: 'summarise', script: 'collect.py' },
+      { action: 'update', job_id: 'j1', script: 'tidy.sh' }, { action: 'CREATE', schedule: '1m', script: 'x.sh' }],
+    allows: [{ action: 'create', schedule: 'every 2h', prompt: 'Summarise the news' }, { action: 'list' }, { action: 'update', job_id: 'j1', script: '' },
+      { action: 'remove', job_id: 'j1' }, { action: 'run', job_id: 'j1' }],
+  },
+];
+
+const rowsByTool: ReadonlyMap<string, ToolPathRow> = new Map(toolPathRows.map((r) => [r.tool, r]));
+
+/** The strings at an argument address: `a`, `a.b`, `a[]` (each item), `a[].b` (a field of each item). */
+export const valuesAt = (args: unknown, address: string): string[] => {
+  const [head, ...rest] = address.split('.');
+  if (head === undefined || typeof args !== 'object' || args === null) return [];
+  const many = head.endsWith('[]');
+  const value = (args as Record<string, unknown>)[many ? head.slice(0, -2) : head];
+  const items = many ? (Array.isArray(value) ? value : []) : [value];
+  return items.flatMap((item) => rest.length === 0 ? (typeof item === 'string' ? [item] : []) : valuesAt(item, rest.join('.')));
+};
+
+/** The path a `file:` URL names (percent-decoded), or null for anything that is not one. */
+const fileUrlPath = (value: string): string | null => {
+  const m = /^file:(?:\/\/(?:localhost|127\.0\.0\.1)?)?(\/[^?#]*)/i.exec(value.trim());
+  if (m === null) return null;
+  try {
+    return decodeURIComponent(m[1]!);
+  } catch {
+    return m[1]!;
+  }
+};
+
+const hasScheme = (value: string): boolean => /^[a-z][a-z0-9+.-]*:/i.test(value.trim()) && !/^[a-z]:[\\/]/i.test(value.trim());
+
+/** A URL or path read by a tool: a key, tollgate's port, or its socket (`http+unix://%2F…tollgate.sock`). */
+const readFinding = (value: string, context: PathContext, index: ProtectionIndex): ToolPathFinding | null => {
+  const path = fileUrlPath(value) ?? (hasScheme(value) ? null : value.trim());
+  if (path !== null) {
+    const hit = hitOf(path, context, index);
+    if (hit?.kind === 'secret') return { id: 'read-secret', verdict: 'block', what: hit.what };
+    if (hit?.kind === 'socket') return { id: 'socket-client', verdict: 'block', what: hit.what };
+    return null;
+  }
+  return portOrSocketIn(value, index);
+};
+
+/** Text naming tollgate's loopback HTTP port (in any loopback spelling) or one of its sockets. */
+const portOrSocketIn = (text: string, index: ProtectionIndex): ToolPathFinding | null => {
+  let decoded = text;
+  try { decoded = decodeURIComponent(text); } catch { /* keep the text as written */ }
+  const socket = index.sockets.find((s) => decoded.includes(s));
+  if (socket !== undefined) return { id: 'socket-client', verdict: 'block', what: socket };
+  const port = index.facts.httpPort;
+  if (port === null) return null;
+  const words = decoded.match(/[^\s'"`(),;{}<>]+/g) ?? [];
+  return words.some((w) => namesLoopbackPort(w, port)) ? { id: 'socket-client', verdict: 'block', what: `127.0.0.1:${port}` } : null;
+};
+
+const writeFinding = (hit: PathHit): ToolPathFinding =>
+  hit.kind === 'hermes-home' ? { id: 'hermes-home-change', verdict: 'ask', what: hit.what } : { id: 'write-protected-path', verdict: 'block', what: hit.what };
+
+export const toolPathFindings = (tool: string, args: Args, index: ProtectionIndex, context: PathContext): ToolPathFinding[] => {
+  const row = rowsByTool.get(tool);
+  if (row === undefined) return [];
+  const findings: ToolPathFinding[] = [];
+  for (const address of row.writes ?? []) {
+    for (const value of valuesAt(args, address)) {
+      const hit = hitOf(fileUrlPath(value) ?? value, context, index);
+      if (hit !== null) findings.push(writeFinding(hit));
+    }
+  }
+  for (const address of row.reads ?? []) {
+    for (const value of valuesAt(args, address)) {
+      const found = readFinding(value, context, index);
+      if (found !== null) findings.push(found);
+    }
+  }
+  for (const address of row.code ?? []) {
+    for (const value of valuesAt(args, address)) {
+      const found = portOrSocketIn(value, index);
+      if (found !== null) findings.push(found);
+    }
+  }
+  const scheduled = row.schedulesScript;
+  if (scheduled !== undefined) {
+    const action = typeof args['action'] === 'string' ? args['action'].trim().toLowerCase() : '';
+    const script = args[scheduled.argument];
+    // Hermes clears the script on an empty string; any other value is stored and run later.
+    if (scheduled.actions.includes(action) && script !== undefined && script !== null && script !== '')
+      findings.push({ id: 'hermes-control', verdict: 'block', what: `a ${tool} script Hermes runs later on its own, unseen by the guard (${String(script)})` });
+  }
+  return findings;
+};

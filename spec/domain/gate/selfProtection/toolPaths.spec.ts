@@ -1,0 +1,51 @@
+import { expect } from 'chai';
+import { exampleFacts } from '../../../../domain/gate/selfProtection/exampleFacts.ts';
+import { findSelfProtection } from '../../../../domain/gate/selfProtection/selfProtectionLayer.ts';
+import { toolPathRows, valuesAt } from '../../../../domain/gate/selfProtection/toolPaths.ts';
+
+const found = (tool: string, args: Record<string, unknown>) => findSelfProtection({ tool, args, shell: null, protection: exampleFacts });
+
+describe("self-protection for the paths, URLs and scripts in Hermes' other tools (exampleFacts)", () => {
+  it('every row names one tool, says why, and has examples both ways', () => {
+    expect(new Set(toolPathRows.map((r) => r.tool)).size).to.equal(toolPathRows.length);
+    for (const row of toolPathRows) {
+      expect(row.why, row.tool).to.not.equal('');
+      expect(row.stops, row.tool).to.have.length.greaterThan(0);
+      expect(row.allows, row.tool).to.have.length.greaterThan(0);
+    }
+  });
+
+  for (const row of toolPathRows) {
+    describe(row.tool, () => {
+      for (const args of row.stops)
+        it(`blocks ${JSON.stringify(args)}`, () => expect(found(row.tool, args).some((f) => f.verdict === 'block')).to.equal(true));
+      for (const args of row.allows)
+        it(`allows ${JSON.stringify(args)}`, () => expect(found(row.tool, args)).to.deep.equal([]));
+    });
+  }
+
+  it('asks (not blocks) for a file a tool writes elsewhere inside a Hermes home, as write_file does', () =>
+    expect(found('text_to_speech', { text: 'x', output_path: '~/.hermes/audio/hi.mp3' }).map((f) => `${f.verdict}:${f.id}`)).to.deep.equal(['ask:hermes-home-change']));
+
+  it('names the reason of each kind of reach', () => {
+    expect(found('text_to_speech', { text: 'x', output_path: '/home/agent/project/data/ledger.db' }).map((f) => f.id)).to.include('write-protected-path');
+    expect(found('browser_navigate', { url: 'http://127.0.0.1:8787/v1/approvals' }).map((f) => f.id)).to.include('socket-client');
+    expect(found('web_extract', { urls: ['file:///home/agent/project/data/keys/runtime-registrations.json'] }).map((f) => f.id)).to.include('read-secret');
+    expect(found('cronjob', { action: 'create', schedule: '1m', script: 'tidy.sh', no_agent: true }).map((f) => f.id)).to.include('hermes-control');
+  });
+
+  it('reads argument addresses: plain, nested, every item and a field of every item', () => {
+    const args = { a: 'x', b: { c: 'y' }, d: ['p', 1, 'q'], e: [{ path: 'r' }, { path: 2 }, 'no'] };
+    expect(valuesAt(args, 'a')).to.deep.equal(['x']);
+    expect(valuesAt(args, 'b.c')).to.deep.equal(['y']);
+    expect(valuesAt(args, 'd[]')).to.deep.equal(['p', 'q']);
+    expect(valuesAt(args, 'e[].path')).to.deep.equal(['r']);
+    expect(valuesAt(args, 'missing[]')).to.deep.equal([]);
+  });
+
+  it('leaves a loopback URL on another port, and any URL when HTTP is off, alone', () => {
+    expect(found('browser_navigate', { url: 'http://localhost:5173/' })).to.deep.equal([]);
+    const noHttp = { ...exampleFacts, httpPort: null };
+    expect(findSelfProtection({ tool: 'browser_navigate', args: { url: 'http://127.0.0.1:8787/' }, shell: null, protection: noHttp })).to.deep.equal([]);
+  });
+});
