@@ -224,7 +224,7 @@ const terminalMove = (data: ProposeToolCall['data'], verdict: LayerVerdict['verd
   const start = callStart(data.args['workdir'], data.pathFacts?.cwd ?? null, home);
   // Hermes runs `cd -- WORKDIR || exit 126` first: a missing workdir leaves the terminal where it was, or not.
   if (typeof data.args['workdir'] === 'string' && data.args['workdir'] !== '' && (start === null || !dirs.has(start))) return { terminalCwd: null };
-  const after = directoryAfter(data.shell, start, home, (path) => dirs.has(path));
+  const after = directoryAfter(data.shell, start, home, (path) => dirs.has(path), data.protection?.hermesHome ?? null);
   // Hermes records `pwd -P`: the terminal is where a symlink on the way leads.
   return { terminalCwd: after === null ? null : ownEntry(data.pathFacts?.links ?? {}, after) ?? after };
 };

@@ -17,7 +17,13 @@ const movers = new Set(['cd', 'pushd', 'popd', 'source', '.']);
 const unclearSyntax = /\|\||[(){}`]|(?<![&>])&(?![&>])|(?:^|[;&|\n]\s*)(?:if|then|else|elif|fi|case|esac|while|until|for|do|done|select|function|coproc|trap)\b/;
 
 /** A directory word made absolute: `~`-based, absolute, or below `from`; null when it cannot be known. */
-export const resolveDirectory = (word: string, from: string | null, home: string | null): string | null => {
+export const resolveDirectory = (word: string, from: string | null, home: string | null, hermesHome: string | null = null): string | null => {
+  // `cd $HERMES_HOME`, `cd "${HOME}/x"`: the two variables the gate knows (red team 3, F1).
+  const known = /^\$(?:\{(HOME|HERMES_HOME)\}|(HOME|HERMES_HOME)(?![A-Za-z0-9_]))/.exec(word);
+  if (known !== null) {
+    const base = (known[1] ?? known[2]) === 'HOME' ? home : hermesHome;
+    return base === null ? null : resolveDirectory(`${base}${word.slice(known[0].length)}`, from, home, hermesHome);
+  }
   if (word === '' || /[$`*?[\]{}\\'"\s]/.test(word)) return null;
   if (word === '~') return home;
   if (word.startsWith('~/')) return home === null ? null : normalizePath(`${home}/${word.slice(2)}`);
@@ -45,22 +51,26 @@ export const movesRelatively = (shell: ShellAnalysis | null): boolean =>
  * The absolute targets of the line's top-level `cd`s, in order, as `directoryAfter` would resolve them (the gate
  * looks up which exist, since a `cd` into a missing folder fails and leaves the shell where it was).
  */
-export const cdTargets = (shell: ShellAnalysis | null, start: string | null, home: string | null): string[] => {
+export const cdTargets = (shell: ShellAnalysis | null, start: string | null, home: string | null, hermesHome: string | null = null): string[] => {
   const out: string[] = [];
   let at = start;
   for (const c of shell?.commands ?? []) {
-    if (c.program !== 'cd' || c.via.length > 0) continue;
-    at = cdTarget(c.args, at, home);
+    if (!changesDirectory(c.program, c.args) || c.via.length > 0) continue;
+    at = cdTarget(c.args, at, home, hermesHome);
     if (at !== null) out.push(at);
   }
   return out;
 };
 
-const cdTarget = (args: readonly string[], from: string | null, home: string | null): string | null => {
+const cdTarget = (args: readonly string[], from: string | null, home: string | null, hermesHome: string | null): string | null => {
   const operands = args.filter((a) => a !== '--' && a !== '-L' && a !== '-P');
   if (operands.length > 1 || operands.some((a) => a.startsWith('-'))) return null;
-  return operands.length === 0 ? home : resolveDirectory(operands[0]!, from, home);
+  return operands.length === 0 ? home : resolveDirectory(operands[0]!, from, home, hermesHome);
 };
+
+/** `cd DIR`, and `pushd DIR` (it also moves there; a bare `pushd` swaps with the stack, unknown here). */
+const changesDirectory = (program: string, args: readonly string[]): boolean =>
+  program === 'cd' || (program === 'pushd' && args.some((a) => !a.startsWith('-') && !/^[+-]\d+$/.test(a)));
 
 /**
  * The directory the terminal is in after the line, started in `start`: the last top-level `cd`'s target when the
@@ -69,12 +79,14 @@ const cdTarget = (args: readonly string[], from: string | null, home: string | n
  * pipeline, a subshell, a condition, behind `||`, after another command, or nested in `eval`, `bash -c`, ...
  */
 export const directoryAfter = (
-  shell: ShellAnalysis | null, start: string | null, home: string | null, isDir: (path: string) => boolean,
+  shell: ShellAnalysis | null, start: string | null, home: string | null, isDir: (path: string) => boolean, hermesHome: string | null = null,
 ): string | null => {
   if (shell === null || !shell.commands.some((c) => movers.has(c.program) || /[$`]/.test(c.program))) return start;
-  if (!shell.parsed || unclearSyntax.test(shell.source) || /CDPATH/.test(shell.source)) return null;
+  // `${HOME}` is a plain variable, not a group: its braces do not make the line unclear.
+  const source = shell.source.replace(/\$\{[A-Za-z_][A-Za-z0-9_]*\}/g, '$V');
+  if (!shell.parsed || unclearSyntax.test(source) || /CDPATH/.test(source)) return null;
   const commands = shell.commands;
-  const last = commands.map((c) => c.program).lastIndexOf('cd');
+  const last = commands.reduce((found, c, i) => (changesDirectory(c.program, c.args) ? i : found), -1);
   let at = start;
   for (let i = 0; i < commands.length; i++) {
     const c = commands[i]!;
@@ -82,9 +94,9 @@ export const directoryAfter = (
       if (movers.has(c.program) || /[$`]/.test(c.program)) return null;
       continue;
     }
-    if (c.program !== 'cd' || c.via.length > 0 || c.background === true || c.pipedFrom.length > 0) return null;
-    if (commands.some((other) => other.pipedFrom.includes('cd'))) return null;
-    at = cdTarget(c.args, at, home);
+    if (!changesDirectory(c.program, c.args) || c.via.length > 0 || c.background === true || c.pipedFrom.length > 0) return null;
+    if (commands.some((other) => other.pipedFrom.includes('cd') || other.pipedFrom.includes('pushd'))) return null;
+    at = cdTarget(c.args, at, home, hermesHome);
     if (at === null || !isDir(at)) return null;
   }
   return at;

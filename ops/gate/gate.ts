@@ -181,7 +181,7 @@ export class Gate {
         const cwd = trackedCwd(state, input.cwd ?? null);
         // Symlinks and folders among the call's paths: the file system is read here, before decide, never in it.
         const pathFacts = withTerminalDirs(callPathFacts({ tool: input.tool, args: input.args, shell, cwd }, this.protection),
-          input.tool, input.args, shell, this.protection.home);
+          input.tool, input.args, shell, this.protection.home, this.protection.hermesHome);
         // The scripts the line runs from disk: one written in an earlier call is judged by its content.
         const scripts = scriptFacts(shell, input.args, cwd, this.protection);
         return {
@@ -415,12 +415,12 @@ const trackedCwd = (state: SessionState, reported: string | null): string | null
  * Which of a moving terminal call's start and `cd` targets exist as folders (a `cd` into a missing one fails),
  * and where they really are (Hermes records `pwd -P`, so the terminal ends up behind any symlink).
  */
-const withTerminalDirs = (facts: CallPathFacts, tool: string, args: Readonly<Record<string, unknown>>, shell: ShellAnalysis | null, home: string | null): CallPathFacts => {
+const withTerminalDirs = (facts: CallPathFacts, tool: string, args: Readonly<Record<string, unknown>>, shell: ShellAnalysis | null, home: string | null, hermesHome: string | null): CallPathFacts => {
   if (tool !== terminalTool || !movesTerminal(args, shell)) return facts;
   const start = callStart(args['workdir'], facts.cwd, home);
   const dirs = new Set(facts.dirs);
   const links = { ...facts.links };
-  for (const path of [...(start === null ? [] : [start]), ...cdTargets(shell, start, home)]) {
+  for (const path of [...(start === null ? [] : [start]), ...cdTargets(shell, start, home, hermesHome)]) {
     const real = realFolder(path);
     if (real === null) continue;
     dirs.add(path);

@@ -39,7 +39,8 @@ export const lineScope = (analysis: ShellAnalysis, index: ProtectionIndex, workd
     bases.push(known === null && cwd === null ? base : null);
     losts.push(known === null && cwd === null && gone);
     // Followed through the line in order; a `cd` inside a subshell may be over-applied, which errs towards matching.
-    if (command.program === 'cd' && command.via.length === 0) {
+    const pushes = command.program === 'pushd' && command.args.some((a) => !a.startsWith('-') && !/^[+-]\d+$/.test(a));
+    if ((command.program === 'cd' || pushes) && command.via.length === 0) {
       const target = command.args.find((a) => !a.startsWith('-') || a === '-');
       const relativeTarget = target !== undefined && target !== '-' && !/^[/~$]/.test(target);
       cwd = target === undefined ? home : target === '-' ? null : absoluteDir(target, { home, hermesHome, cwd });

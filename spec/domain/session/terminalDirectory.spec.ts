@@ -34,7 +34,7 @@ const run = (lines: readonly (string | { command: string; workdir: string })[], 
     const call = proposeTerminal(command, {
       callId: `call-${i}`, approvalId: `approval-${i}`, shell: analyze(command), args: workdir === undefined ? { command } : { command, workdir },
       fingerprint: actionFingerprint('terminal', { commandLine: command }),
-      protection: { ...noProtectionFacts, home }, pathFacts: { cwd, links: {}, dirs },
+      protection: { ...noProtectionFacts, home, hermesHome: `${home}/.hermes` }, pathFacts: { cwd, links: {}, dirs },
       settings: { approvals: { mode: verdictFor === 'ask' ? 'manual' : 'off', yolo: false, timeoutSeconds: 60, smartModelConfigured: false } },
     });
     state = decide(call, state).reduce(evolve, state);
@@ -64,7 +64,12 @@ describe("the session's terminal directory (folded from allowed terminal calls)"
     expect(run(['cd /srv/app && cd data && ls -la && echo done'])).to.deep.equal(['/srv/app/data']);
   });
 
-  for (const line of ['cd "$X"', 'cd $(cat /tmp/where)', 'cd -', 'pushd /srv/app', 'popd', 'source ./env.sh', '. ./env.sh',
+  it('resolves $HOME and $HERMES_HOME as the gate knows them, and follows pushd DIR like cd (red team 3, F1)', () => {
+    expect(run(['cd $HERMES_HOME', 'cd /tmp', 'cd "${HOME}"', 'cd $HOME/.hermes', 'pushd /srv/app', 'pushd data'])).to.deep.equal(
+      [`${home}/.hermes`, '/tmp', home, `${home}/.hermes`, '/srv/app', '/srv/app/data']);
+  });
+
+  for (const line of ['cd "$X"', 'cd $(cat /tmp/where)', 'cd -', 'pushd', 'pushd +1', 'popd', 'cd $HOMEDIR', 'cd $HERMES_HOME_X', 'source ./env.sh', '. ./env.sh',
     'cd /srv/app | cat', '(cd /srv/app)', 'cd /srv/app || cd /tmp', 'test -d x && cd /srv/app', 'mkdir -p out && cd out',
     'if true; then cd /srv/app; fi', 'cd /srv/app &', 'eval "cd /srv/app"', 'bash -c "cd /srv/app"', 'cd /does/not/exist',
     'cd /srv/app; $CMD /tmp', 'CDPATH=/srv/app; cd data', 'cd ~bob', 'cd /srv/app && cd "$X"']) {
