@@ -2,12 +2,15 @@
  * Hermes tools beyond the file tools whose arguments name files or URLs (red team 3, F4), read from Hermes
  * 0.19's schemas (tools/*.py): which arguments name a file the tool writes, which name something it reads or
  * fetches (a local path, a `file://` URL or a network URL), which hold text that runs elsewhere (JavaScript in
- * the browser), and whether the tool schedules a script Hermes runs later on its own. Each row has argument sets
- * it must stop and ones it must let through; its spec runs them against exampleFacts.ts.
+ * the browser), what is typed into a running process, and whether the tool schedules a script Hermes runs later on
+ * its own. Each row has argument sets it must stop and ones it must let through; its spec runs them against
+ * exampleFacts.ts. A tool in no row and not known to name nothing (an MCP tool, a plugin's) fails closed: any
+ * argument naming a protected path counts as a write of it.
  */
 import { namesLoopbackPort } from './loopbackHosts.ts';
 import type { PathContext, PathHit, ProtectionIndex } from './protectedPaths.ts';
-import { hitOf } from './shellScope.ts';
+import { hitInText, hitOf } from './shellScope.ts';
+import { shellArgumentOf } from '../../tools/shellTools.ts';
 import type { SelfProtectionId } from './shellRules.ts';
 
 export interface ToolPathFinding {
@@ -26,6 +29,11 @@ export interface ToolPathRow {
   readonly reads?: readonly string[];
   /** Arguments holding code run elsewhere (the page's JavaScript): it must not name the port or the socket. */
   readonly code?: readonly string[];
+  /**
+   * The argument is typed into a running program (shellTools.ts says when): besides the shell floor, its text may
+   * name nothing protected (the program may be a REPL or sqlite3, not a shell), and no line may be left unfinished.
+   */
+  readonly typedInto?: string;
   /** The tool stores a script that Hermes' scheduler runs later, outside any tool call: fail closed. */
   readonly schedulesScript?: { readonly argument: string; readonly actions: readonly string[] };
   readonly why: string;
@@ -107,6 +115,19 @@ export const toolPathRows: readonly ToolPathRow[] = [
     allows: [{ user_id: 'u', message: 'hi', media_files: [{ path: 'out/report.pdf' }] }],
   },
   {
+    tool: 'project_create', writes: ['path'], why: 'tools/project_tools.py creates the project folder at path.',
+    stops: [{ name: 'evil', path: '/home/agent/.hermes/plugins/evil' }, { name: 'd', path: '/home/agent/project/data/x' }], allows: [{ name: 'site', path: '/home/agent/work/site' }],
+  },
+  {
+    tool: 'process', typedInto: 'data',
+    why: "tools/process_registry.py: write sends data raw, submit adds Enter. A line left unfinished is completed by the next input, which is judged alone; the program reading it may not be a shell.",
+    stops: [{ action: 'write', session_id: 'p1', data: 'rm -rf ~/.her' }, { action: 'submit', session_id: 'p1', data: 'rm -rf ~/.her\\' },
+      { action: 'write', session_id: 'p1', data: 'x\\\n' }, { action: 'submit', session_id: 'p1', data: "__import__('shutil').rmtree('/home/agent/.hermes/plugins')" },
+      { action: 'submit', session_id: 'p1', data: '.shell cat /home/agent/project/data/http-token' }, { action: 'submit', session_id: 'p1', data: "urlopen('http://127.0.0.1:8787/v1/approvals')" }],
+    allows: [{ action: 'write', session_id: 'p1', data: 'ls -la\n' }, { action: 'submit', session_id: 'p1', data: 'y' }, { action: 'submit', session_id: 'p1', data: 'git status' },
+      { action: 'write', session_id: 'p1', data: '' }, { action: 'poll', session_id: 'p1' }, { action: 'kill', session_id: 'p1' }],
+  },
+  {
     tool: 'cronjob', schedulesScript: { argument: 'script', actions: ['create', 'update'] },
     why: "tools/cronjob_tools.py stores script (under <HERMES_HOME>/scripts); cron/scheduler.py runs it every tick with bash or Python, outside any tool call, with or without the agent. The floor cannot read the file, and it may be rewritten before it runs.",
     stops: [{ action: 'create', schedule: 'every 1m', script: 'tidy.sh', no_agent: true, name: 'tidy' }, { action: 'create', schedule: '30m', prompt: 'summarise', script: 'collect.py' },
@@ -170,7 +191,7 @@ const writeFinding = (hit: PathHit): ToolPathFinding =>
 
 export const toolPathFindings = (tool: string, args: Args, index: ProtectionIndex, context: PathContext): ToolPathFinding[] => {
   const row = rowsByTool.get(tool);
-  if (row === undefined) return [];
+  if (row === undefined) return knownTools.has(tool) ? [] : unknownToolFindings(tool, args, index, context);
   const findings: ToolPathFinding[] = [];
   for (const address of row.writes ?? []) {
     for (const value of valuesAt(args, address)) {
@@ -190,6 +211,7 @@ export const toolPathFindings = (tool: string, args: Args, index: ProtectionInde
       if (found !== null) findings.push(found);
     }
   }
+  if (row.typedInto !== undefined && shellArgumentOf(tool, {}, args) === row.typedInto) findings.push(...typedFindings(tool, args[row.typedInto], args['action'], index, context));
   const scheduled = row.schedulesScript;
   if (scheduled !== undefined) {
     const action = typeof args['action'] === 'string' ? args['action'].trim().toLowerCase() : '';
@@ -197,6 +219,64 @@ export const toolPathFindings = (tool: string, args: Args, index: ProtectionInde
     // Hermes clears the script on an empty string; any other value is stored and run later.
     if (scheduled.actions.includes(action) && script !== undefined && script !== null && script !== '')
       findings.push({ id: 'hermes-control', verdict: 'block', what: `a ${tool} script Hermes runs later on its own, unseen by the guard (${String(script)})` });
+  }
+  return findings;
+};
+
+/** Text typed into a process: an unfinished line, or a protected path, the port or a socket named anywhere in it. */
+const typedFindings = (tool: string, data: unknown, action: unknown, index: ProtectionIndex, context: PathContext): ToolPathFinding[] => {
+  if (typeof data !== 'string') return [];
+  const findings: ToolPathFinding[] = [];
+  // `write` adds no Enter: text after the last newline waits for the next input; a trailing backslash continues the line.
+  const unfinished = action === 'submit' ? /\\$/.test(data) : data !== '' && !/(?<!\\)[\r\n]$/.test(data);
+  if (unfinished) findings.push({ id: 'hidden-command', verdict: 'block', what: `a line left unfinished in a ${tool}, completed by input judged apart from it` });
+  const hit = hitInText(data, context, index);
+  if (hit !== null) findings.push(hit.kind === 'secret' ? { id: 'read-secret', verdict: 'block', what: hit.what } : hit.kind === 'socket' || hit.kind === 'socket-dir'
+    ? { id: 'socket-client', verdict: 'block', what: hit.what } : writeFinding(hit));
+  const reach = portOrSocketIn(data, index);
+  if (reach !== null) findings.push(reach);
+  return findings;
+};
+
+/**
+ * Tools the floor knows that name no file or URL (Hermes 0.19's, and the ones other tables judge). Any other tool
+ * (an MCP server's, a plugin's, a newer Hermes') is judged by unknownToolFindings.
+ */
+export const knownTools: ReadonlySet<string> = new Set([
+  // Judged by toolRules.ts and the command floor.
+  'terminal', 'execute_code', 'write_file', 'patch', 'read_file', 'search_files',
+  'browser_back', 'browser_click', 'browser_dialog', 'browser_get_images', 'browser_press', 'browser_scroll', 'browser_snapshot', 'browser_type', 'browser_vision',
+  'clarify', 'close_terminal', 'read_terminal', 'delegate_task', 'memory', 'todo', 'session_search', 'web_search', 'x_search',
+  'skill_manage', 'skill_view', 'skills_list', 'project_list', 'project_switch', 'discord', 'discord_admin', 'send_message',
+  'feishu_doc_read', 'feishu_drive_add_comment', 'feishu_drive_list_comment_replies', 'feishu_drive_list_comments', 'feishu_drive_reply_comment',
+  'ha_call_service', 'ha_get_state', 'ha_list_entities', 'ha_list_services',
+  'kanban_attach', 'kanban_attachments', 'kanban_block', 'kanban_comment', 'kanban_complete', 'kanban_create', 'kanban_heartbeat', 'kanban_link',
+  'kanban_list', 'kanban_show', 'kanban_unblock', 'yb_query_group_info', 'yb_query_group_members', 'yb_search_sticker', 'yb_send_sticker',
+]);
+
+/** Every string in the arguments that could be one path or URL (one word, no spaces), a few levels deep. */
+const singleWords = (value: unknown, depth = 0): string[] => {
+  if (typeof value === 'string') return value.length > 0 && value.length < 4096 && !/\s/.test(value.trim()) ? [value.trim()] : [];
+  if (depth >= 4 || typeof value !== 'object' || value === null) return [];
+  return (Array.isArray(value) ? value : Object.values(value)).flatMap((v) => singleWords(v, depth + 1));
+};
+
+/** A tool the floor does not know: any argument naming a protected path counts as a write of it, any URL is checked. */
+const unknownToolFindings = (tool: string, args: Args, index: ProtectionIndex, context: PathContext): ToolPathFinding[] => {
+  const findings: ToolPathFinding[] = [];
+  for (const word of singleWords(args)) {
+    const path = fileUrlPath(word) ?? (hasScheme(word) ? null : word);
+    if (path === null) {
+      const reach = portOrSocketIn(word, index);
+      if (reach !== null) findings.push(reach);
+      continue;
+    }
+    const hit = hitOf(path, context, index);
+    if (hit === null) continue;
+    const what = `${hit.what}, named by ${tool}, which the floor does not know (it may write it)`;
+    if (hit.kind === 'secret') findings.push({ id: 'read-secret', verdict: 'block', what });
+    else if (hit.kind === 'socket' || hit.kind === 'socket-dir') findings.push({ id: 'socket-client', verdict: 'block', what });
+    else findings.push({ ...writeFinding(hit), what });
   }
   return findings;
 };

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { exampleFacts } from '../../../../domain/gate/selfProtection/exampleFacts.ts';
 import { findSelfProtection } from '../../../../domain/gate/selfProtection/selfProtectionLayer.ts';
-import { toolPathRows, valuesAt } from '../../../../domain/gate/selfProtection/toolPaths.ts';
+import { knownTools, toolPathRows, valuesAt } from '../../../../domain/gate/selfProtection/toolPaths.ts';
 
 const found = (tool: string, args: Record<string, unknown>) => findSelfProtection({ tool, args, shell: null, protection: exampleFacts });
 
@@ -47,5 +47,31 @@ describe("self-protection for the paths, URLs and scripts in Hermes' other tools
     expect(found('browser_navigate', { url: 'http://localhost:5173/' })).to.deep.equal([]);
     const noHttp = { ...exampleFacts, httpPort: null };
     expect(findSelfProtection({ tool: 'browser_navigate', args: { url: 'http://127.0.0.1:8787/' }, shell: null, protection: noHttp })).to.deep.equal([]);
+  });
+
+  describe('a tool the floor does not know (MCP, a plugin) fails closed on protected paths', () => {
+    for (const [tool, args] of [
+      ['mcp_filesystem_write_file', { path: '~/.hermes/config.yaml', content: 'plugins: {}' }],
+      ['mcp_filesystem_move_file', { source: '/home/agent/project/data', destination: '/tmp/d' }],
+      ['mcp_filesystem_read_file', { path: 'file:///home/agent/project/data/http-token' }],
+      ['mcp_fetch_fetch', { url: 'http://127.0.0.1:8787/v1/approvals' }],
+      ['mcp_shell_batch', { files: [{ target: '/opt/tollgate/bin/tollgate.mjs' }] }],
+    ] as const) it(`blocks ${tool} ${JSON.stringify(args)}`, () => expect(found(tool, args).some((f) => f.verdict === 'block')).to.equal(true));
+
+    for (const [tool, args] of [
+      ['mcp_github_get_file_contents', { owner: 'acme', repo: 'site', path: 'src/app.ts' }],
+      ['mcp_gmail_send_message', { to: 'a@example.com', body: 'see ~/.hermes/config.yaml and data/keys for details' }],
+      ['mcp_fetch_fetch', { url: 'https://example.com/data/keys' }],
+      ['mcp_filesystem_write_file', { path: '/tmp/notes.md', content: 'x' }],
+    ] as const) it(`allows ${tool} ${JSON.stringify(args)}`, () => expect(found(tool, args)).to.deep.equal([]));
+
+    it("asks for an unknown tool's path elsewhere inside a Hermes home", () =>
+      expect(found('mcp_fs_write', { path: '~/.hermes/memories/MEMORY.md' }).map((f) => `${f.verdict}:${f.id}`)).to.deep.equal(['ask:hermes-home-change']));
+  });
+
+  describe("Hermes' own tools known to name no file are left to their own rules", () => {
+    for (const tool of knownTools)
+      it(`${tool}: a word that looks like a protected path is not read as one`, () =>
+        expect(found(tool, { action: 'add', content: '/home/agent/project/data/ledger.db', query: 'x' }).filter((f) => f.what.includes('does not know'))).to.deep.equal([]));
   });
 });
