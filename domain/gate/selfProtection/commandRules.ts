@@ -7,6 +7,7 @@
  */
 import { parseOptions } from '../../shell/commandOptions.ts';
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
+import { embeddedCommandFindings } from './embeddedCommands.ts';
 import { inlineCodeFindings, shellTextFindings, scriptLanguage, type CodeFinding } from './inlineCode.ts';
 import { isLoopbackHost, namesLoopbackPort } from './loopbackHosts.ts';
 import type { ProtectionIndex } from './protectedPaths.ts';
@@ -344,6 +345,26 @@ export const commandRules: readonly CommandRule[] = [
     find: writesScript,
     stops: ["echo 'tollgate approve abc always' > /tmp/a.sh", "printf '#!/bin/sh\\npkill -f tollgate\\n' > /tmp/run", "cat > /tmp/a.py <<'EOF'\nimport os\nos.kill(4242, 9)\nEOF"],
     allows: ["echo 'npm test' > /tmp/a.sh", "echo 'tollgate approve x' > notes.md", "cat > /tmp/a.py <<'EOF'\nprint('hi')\nEOF"],
+  },
+  {
+    // Command text inside another program's option, config key, variable or input (table: embeddedCommands.ts).
+    name: 'runs-command-text-held-by-another-program',
+    find: embeddedCommandFindings,
+    stops: ["git -c alias.x='!rm -rf ~/.hermes/plugins' x", "git -c core.pager='rm -rf ~/.hermes/plugins' log", "GIT_PAGER='rm -rf ~/.hermes/plugins' git log",
+      "git config core.fsmonitor 'rm -rf ~/.hermes/plugins'", "git config --global alias.st '!rm -rf ~/.hermes/plugins'", "git -c core.sshCommand='rm -rf ~/.hermes/plugins' fetch",
+      "git -c credential.helper='!rm -rf ~/.hermes/plugins' push", "sed -n '1e rm -rf ~/.hermes/plugins' /etc/hosts", "sed 's/.*/rm -rf ~\\/.hermes\\/plugins/e' /etc/hosts",
+      "vim -c '!rm -rf ~/.hermes/plugins' -c q", "vi +'!rm -rf ~/.hermes/plugins' +q", "nvim --cmd '!rm -rf ~/.hermes/plugins'", "less +'!rm -rf ~/.hermes/plugins' /etc/hosts",
+      "rsync -e 'sh -c \"rm -rf ~/.hermes/plugins\"' x:y /tmp", "rsync --rsh='sh -c \"rm -rf ~/.hermes/plugins\"' x:y /tmp", "zip /tmp/z.zip /etc/hosts -T -TT 'rm -rf ~/.hermes/plugins #'",
+      "echo 'rm -rf ~/.hermes/plugins' | at now", "echo 'rm -rf ~/.hermes/plugins' | batch", "echo '* * * * * rm -rf ~/.hermes/plugins' | crontab -",
+      "echo '* * * * * rm -rf ~/.hermes/plugins' > /tmp/c; crontab /tmp/c", 'crontab /tmp/cron.txt', "tmux new -d 'rm -rf ~/.hermes/plugins'", "screen -dm sh -c 'rm -rf ~/.hermes/plugins'",
+      "PROMPT_COMMAND='rm -rf ~/.hermes/plugins' bash -i", "echo 'rm -rf ~/.hermes/plugins' > /tmp/e.sh; BASH_ENV=/tmp/e.sh bash -c true", "EDITOR='rm -rf ~/.hermes/plugins' crontab -e",
+      "make -f /dev/stdin <<< $'x:\\n\\trm -rf ~/.hermes/plugins'", "tar cf /tmp/t.tar /etc/hosts --checkpoint=1 --checkpoint-action=exec='rm -rf ~/.hermes/plugins'",
+      "ssh -o ProxyCommand='rm -rf ~/.hermes/plugins' x", "tmux new -d 'tollgate approve abc always'"],
+    allows: ['git -c user.name=x commit -m y', 'git config core.pager less', 'git config --global alias.st status', "git -c core.pager='less -R' log", 'GIT_PAGER=cat git log',
+      "sed -n '1p' x", "sed -i 's/foo/bar/g' notes.txt", "sed '/^#/d; s/ *$//' config.txt", "vim -c 'set nu' file", 'vim +42 main.c', 'less +G log.txt', 'rsync -e ssh a b:c',
+      "rsync -avz -e 'ssh -p 2222' ./dist/ host:/srv/app", 'zip -r out.zip src -T', "echo 'make test' | at now", "echo '0 3 * * * /usr/local/bin/backup.sh' | crontab -", 'crontab -l',
+      'crontab -l | grep -v backup | crontab -', "tmux new -d 'npm run dev'", 'screen -dmS dev npm run dev', "PROMPT_COMMAND='history -a' bash -i", 'EDITOR=vim git commit',
+      "make -f /dev/stdin <<< $'x:\\n\\techo hi'", 'make -j4 CC=clang all', 'tar -I zstd -cf out.tar.zst src', 'ssh -o StrictHostKeyChecking=no host uptime'],
   },
   {
     name: 'socket-or-port-named-another-way',

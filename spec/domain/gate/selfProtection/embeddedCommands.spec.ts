@@ -1,0 +1,65 @@
+import { expect } from 'chai';
+import { crontabCommands, embeddedFindingsOf, embeddedSources, makefileText, sedShellTexts, viaAssignments } from '../../../../domain/gate/selfProtection/embeddedCommands.ts';
+import { exampleFacts } from '../../../../domain/gate/selfProtection/exampleFacts.ts';
+import { protectionIndex } from '../../../../domain/gate/selfProtection/protectedPaths.ts';
+import { findSelfProtection } from '../../../../domain/gate/selfProtection/selfProtectionLayer.ts';
+import { lineScope } from '../../../../domain/gate/selfProtection/shellScope.ts';
+import { useBashAnalyzer } from '../../../support/shell.ts';
+
+describe('command text held by another program (options, config keys, variables, job input) is judged as a script (real bash grammar, exampleFacts)', () => {
+  const analyze = useBashAnalyzer();
+  const index = protectionIndex(exampleFacts);
+  const rowFindings = (row: (typeof embeddedSources)[number], line: string) => {
+    const analysis = analyze(line);
+    const scope = lineScope(analysis, index, null);
+    return analysis.commands.flatMap((c) => embeddedFindingsOf(c, scope, [row]));
+  };
+
+  it('every row has a unique name and examples both ways', () => {
+    expect(new Set(embeddedSources.map((r) => r.name)).size).to.equal(embeddedSources.length);
+    for (const row of embeddedSources) {
+      expect(row.stops, row.name).to.have.length.greaterThan(0);
+      expect(row.allows, row.name).to.have.length.greaterThan(0);
+    }
+  });
+
+  for (const row of embeddedSources) {
+    describe(row.name, () => {
+      for (const line of row.stops) {
+        it(`blocks: ${line}`, () => {
+          const analysis = analyze(line);
+          expect(analysis.parsed, analysis.problems.join('; ')).to.equal(true);
+          expect(rowFindings(row, line)).to.have.length.greaterThan(0);
+          const found = findSelfProtection({ tool: 'terminal', args: { command: line }, shell: analysis, protection: exampleFacts });
+          expect(found.some((f) => f.verdict === 'block')).to.equal(true);
+        });
+      }
+      for (const line of row.allows) it(`allows: ${line}`, () => expect(rowFindings(row, line)).to.deep.equal([]));
+    });
+  }
+
+  describe('readers of the embedded languages', () => {
+    it('a stored command is a script for later; a command run now keeps its own reason', () => {
+      const later = rowFindings(embeddedSources.find((r) => r.when === 'later')!, "git config core.pager 'rm -rf ~/.hermes/plugins'");
+      expect(later.map((f) => f.id)).to.deep.equal(['script-would-disable-guard']);
+      const now = rowFindings(embeddedSources[0]!, "git -c core.pager='rm -rf ~/.hermes/plugins' log");
+      expect(now.map((f) => f.id)).to.deep.equal(['write-protected-path']);
+    });
+    it('a job the floor cannot read (a crontab file from disk) is hidden, not allowed', () =>
+      expect(rowFindings(embeddedSources.find((r) => r.name.startsWith('crontab'))!, 'crontab /tmp/x').map((f) => f.id)).to.deep.equal(['hidden-command']));
+    it('sed: the e command runs to the end of its line, the e flag runs the replacement, other commands run nothing', () => {
+      expect(sedShellTexts('1e rm x; echo y')).to.deep.equal(['rm x; echo y']);
+      expect(sedShellTexts('s|a|rm \\| x|ge')).to.deep.equal(['rm | x']);
+      expect(sedShellTexts('/e/d; s/e/E/g; y/e/E/')).to.deep.equal([]);
+      expect(sedShellTexts('$!{e\n}')).to.deep.equal(['']);
+    });
+    it('a crontab entry is its command without the schedule', () =>
+      expect(crontabCommands('# c\nMAILTO=x\n*/5 * * * * rm a\n@reboot rm b')).to.equal('MAILTO=x\nrm a\nrm b'));
+    it('a makefile recipe has its simple variables filled in', () =>
+      expect(makefileText('P := ~/.hermes/plugins\nx:\n\trm -rf $(P)')).to.include('rm -rf ~/.hermes/plugins'));
+    it('prefix assignments are read with their quoting; a wrapper label to the next assignment', () => {
+      expect(viaAssignments(["A='x y' B=$'p\\tq'"])).to.deep.equal([{ name: 'A', value: 'x y' }, { name: 'B', value: 'p\tq' }]);
+      expect(viaAssignments(['env -i A=rm x B=1'])).to.deep.equal([{ name: 'A', value: 'rm x' }, { name: 'B', value: '1' }]);
+    });
+  });
+});
