@@ -6,6 +6,7 @@
 import { firstOperandIndex, parseOptions } from '../../shell/commandOptions.ts';
 import { programName } from '../../shell/programName.ts';
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
+import { constantValue } from './constantArithmetic.ts';
 
 /** tollgate subcommands that only read (everything else answers, serves, installs or hooks). */
 export const tollgateReadOnlySubcommands: ReadonlySet<string> = new Set([
@@ -150,9 +151,11 @@ export const uninstallsGuard = ({ program, args }: SimpleCommand): boolean => {
 
 /** Process names and command lines a signal must not reach: the daemon (node … tollgate serve) and Hermes. */
 const guardedNames = ['node', 'tollgate', 'hermes', 'hermes-agent', 'gateway', 'python', 'python3'];
-const guardedCommandLines = ['node /usr/lib/node_modules/tollgate/bin/tollgate.mjs serve', 'tollgate serve', 'hermes gateway run', 'hermes chat', 'python3 -m hermes_cli.main gateway run'];
-// $PPID from the agent's terminal is the runtime itself.
-const guardedWords = /tollgate|hermes|gateway|\bnode\b|\.pid\b|pgrep|pidof|PPID/;
+const guardedCommandLines = ['node /usr/lib/node_modules/tollgate/bin/tollgate.mjs serve', 'node bin/tollgate.mjs serve', 'tollgate serve', 'hermes gateway run', 'hermes chat',
+  'python3 -m hermes_cli.main gateway run', 'python -m hermes_cli.main'];
+// $PPID from the agent's terminal is the runtime itself. A pid file counts when its name is the guard's or a
+// glob (`/run/*.pid`): `kill $(cat app.pid)` in another project is ordinary work.
+const guardedWords = /tollgate|hermes|gateway|\bnode\b|[*?\]]\.pid\b|pgrep|pidof|PPID/;
 
 const pkillGrammar = { shortWithValue: 'gGPstuUFn', longWithValue: ['signal', 'pgroup', 'group', 'parent', 'session', 'terminal', 'euid', 'uid', 'pidfile', 'ns', 'nslist'] };
 const killallGrammar = { shortWithValue: 'sunoyZ', longWithValue: ['signal', 'user', 'older-than', 'younger-than', 'context'] };
@@ -165,7 +168,8 @@ export const killsGuard = (command: SimpleCommand, analysis: ShellAnalysis, pid:
     case 'kill': {
       // Signals are options (-9, -KILL, -s KILL); a negative number after them is a process group.
       const targets = args.filter((a, i) => !(a.startsWith('-') && i === 0) && !['-s', '-n'].includes(args[i - 1] ?? '') && !/^-(?:[A-Za-z]+|-)$/.test(a));
-      if (targets.some((t) => namesPid(t, pid) || (/[$`]/.test(t) && guardedWords.test(t)))) return true;
+      // `kill -9 -1` (and `kill -- -1`): every process the user may signal, the daemon among them.
+      if (targets.some((t) => /^-0*1$/.test(t) || namesPid(t, pid) || (/[$`]/.test(t) && guardedWords.test(t)))) return true;
       // `for p in /proc/[0-9]*; do grep -q tollgate …&& kill ${p#/proc/}`: a pid found at run time by a search for the guard.
       if (targets.some((t) => /[$`]/.test(t)) && searchesForGuard(analysis)) return true;
       if (!command.via.some((v) => v.startsWith('xargs'))) return false;
@@ -192,6 +196,9 @@ export const killsGuard = (command: SimpleCommand, analysis: ShellAnalysis, pid:
     case 'pkill': {
       const options = parseOptions(args, pkillGrammar);
       if (options.short.has('F') || options.long.has('pidfile')) return true;
+      // `pkill -P 1`: children of init, where a daemon started with nohup … & ends up.
+      const parents = [options.short.get('P'), options.long.get('parent')].filter((v): v is string => typeof v === 'string').flatMap((v) => v.split(','));
+      if (parents.some((p) => /^0*1$/.test(p) || /[$`]/.test(p) || namesPid(p, pid))) return true;
       const pattern = options.operands[0];
       if (pattern === undefined) return false;
       const flags = options.short.has('i') || options.long.has('ignore-case') ? 'i' : '';
@@ -213,18 +220,38 @@ export const killsGuard = (command: SimpleCommand, analysis: ShellAnalysis, pid:
   }
 };
 
+/** A kill command given as words (a command line inside code, `['pkill','-f','serve']`), judged as killsGuard judges it. */
+export const killWordsReachGuard = (words: readonly string[], pid: number | null): boolean => {
+  const [path, ...args] = words;
+  if (path === undefined) return false;
+  const command: SimpleCommand = { program: programName(path), programPath: path, args, redirects: [], pipedFrom: [], via: [], text: words.join(' ') };
+  return killsGuard(command, { source: command.text, parsed: true, problems: [], commands: [command] }, pid);
+};
+
 /** A kill target that is the daemon's pid or its process group, written as bash reads a number (`09889`, ` 9889`, `+9889`). */
 const namesPid = (word: string, pid: number | null): boolean => {
   if (pid === null) return false;
   const number = /^\s*[+-]?0*([0-9]+)\s*$/.exec(word);
-  return number !== null && Number(number[1]) === pid;
+  if (number !== null) return Number(number[1]) === pid;
+  // `kill -9 $((4000+242))`: constant arithmetic.
+  const arithmetic = /^\$\(\((.*)\)\)$/.exec(word.trim());
+  const value = arithmetic === null ? null : constantValue(arithmetic[1]!, 'shell');
+  return value !== null && Math.abs(value) === pid;
 };
 
 /** Programs that find pids by name, and whether one on the line searches for the guard (as a regex, the way they match). */
 const pidSearchers = new Set(['pgrep', 'pidof', 'ps', 'grep', 'egrep', 'fgrep', 'awk', 'gawk', 'mawk', 'lsof', 'fuser', 'cat', 'sed', 'find']);
 const searchesForGuard = (analysis: ShellAnalysis): boolean =>
   analysis.commands.some((c) => pidSearchers.has(c.program) && c.args.some((a) => guardedWords.test(a)
-    || (['grep', 'egrep', 'pgrep', 'awk', 'gawk', 'mawk'].includes(c.program) && !a.startsWith('-') && !/[$`]/.test(a) && a.length >= 3 && /[a-z]/i.test(a) && matchesAny(a.replace(/^\/|\/.*$/g, ''), [...guardedCommandLines, ...guardedNames], ''))));
+    || (['grep', 'egrep', 'pgrep', 'awk', 'gawk', 'mawk'].includes(c.program) && !a.startsWith('-') && !/[$`]/.test(a) && a.length >= 3 && /[a-z]/i.test(a) && matchesAny(a.replace(/^\/|\/.*$/g, ''), [...guardedCommandLines, ...guardedNames], ''))
+    // `awk '/ser[v]e/{print $1}'`, `awk '$2=="serve"{print $1}'`: the program's regexes and strings, whatever else it holds.
+    || (/^[gm]?awk$/.test(c.program) && !a.startsWith('-') && awkPatterns(a).some((p) => p.length >= 3 && matchesAny(p, [...guardedCommandLines, ...guardedNames], '')))));
+
+/** The regexes (`/…/`) and string literals (as regexes matching them) of an awk program. */
+const awkPatterns = (program: string): string[] => [
+  ...[...program.matchAll(/(?:^|[~!(&|,;\s])\s*\/((?:\\.|[^/\\\n])+)\//g)].map((m) => m[1]!),
+  ...[...program.matchAll(/"((?:\\.|[^"\\\n])*)"/g)].map((m) => m[1]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
+];
 
 /** Whether a pkill/killall pattern (an extended regex) matches one of the guarded names; an unknown one does. */
 const matchesAny = (pattern: string, names: readonly string[], flags: string): boolean => {

@@ -5,7 +5,8 @@
  * than reading is stopped — a block, never an ask, because the floor cannot follow the code any further.
  */
 import type { PathContext, PathHit, ProtectionIndex } from './protectedPaths.ts';
-import { tollgateReadOnlySubcommands } from './controlCommands.ts';
+import { killWordsReachGuard, tollgateReadOnlySubcommands } from './controlCommands.ts';
+import { codeReachesLoopbackPort, literalPortUnknown, signalsEveryone } from './codeTargets.ts';
 import { namesLoopbackPort } from './loopbackHosts.ts';
 import { foldLiterals, isPlainRead, pythonStringLiterals, withoutPrintedLiterals } from './pythonCode.ts';
 import { hitInText } from './shellScope.ts';
@@ -20,7 +21,7 @@ export interface CodeFinding {
 /** A call that sends a signal (Python, Node, Perl, Ruby, Tcl, psutil). */
 const killCall = /\b(?:p?kill|killall|killpg|pthread_kill|terminate|send_signal|SIGKILL|SIGTERM|SIGSTOP)\b/;
 /** What names the guard's processes: their names, a search for them, or the runtime itself (the parent). */
-const guardedProcessWords = /tollgate|hermes|gateway|pgrep|pidof|getppid|\bppid\b|PPID|\.pid\b/i;
+const guardedProcessWords = /tollgate|hermes|gateway|pgrep|pidof|getppid|\bppid\b|PPID|[*?\]]\.pid\b/i;
 /** Decoding and then running (or writing) what was decoded: text the floor cannot read. */
 const decoding = /\b(?:b64decode|b32decode|b85decode|a85decode|decodebytes|decodestring|unhexlify|fromhex|codecs\.decode|rot_?13|zlib|bz2|lzma|decompress|marshal\.loads|pickle\.loads|atob|unpack|from_base64)\b|Buffer\.from\([^)]*['"](?:base64|hex)['"]/;
 const running = /\b(?:exec|eval|system|popen|subprocess|spawn\w*|execSync|execFileSync|execv\w*|child_process|compile|run_path|run_module|Function|__import__)\b|`/;
@@ -35,7 +36,7 @@ const tollgateWord = String.raw`(?:^|[\s;&|(\`'"=])(?:[\w./~-]*/)?(?:tollgate(?:
 const tollgateCommand = new RegExp(`${tollgateWord}((?:\\s+(?:-c|--config)\\s+\\S+|\\s+-\\S+)*)\\s+([a-z][a-z-]*)`, 'g');
 const hermesCommand = /(?:^|[\s;&|(`'"=])(?:[\w./~-]*\/)?hermes(?:-agent)?(?:\s+(?:-p|--profile)\s+\S+)?\s+(plugins?|config|hooks|setup|uninstall|update|auth|login|logout|model|tools|gateway|profile|claw)\b(?:\s+(\S+))?/g;
 const unguardingHermes = /\bhermes\b[^\n]*\s--(?:yolo|safe-mode|accept-hooks|ignore-user-config|ignore-rules)\b|\b(?:HERMES_SAFE_MODE|HERMES_YOLO_MODE|HERMES_ACCEPT_HOOKS|HERMES_HOME)=/;
-const shellKill = /(?:^|[\s;&|(`'"])(?:pkill|killall|skill|fuser\s+-k|kill)\b[^\n]*?(?:tollgate|hermes|gateway|pgrep|pidof|PPID|\bnode\b|\.pid\b|lsof)/;
+const shellKill = /(?:^|[\s;&|(`'"])(?:pkill|killall|skill|fuser\s+-k|kill)\b[^\n]*?(?:tollgate|hermes|gateway|pgrep|pidof|PPID|\bnode\b|[*?\]]\.pid\b|lsof)/;
 
 /** A tollgate command that answers, serves or installs, or a Hermes command that changes it, named in text. */
 export const controlInText = (text: string): CodeFinding | null => {
@@ -63,9 +64,11 @@ export const inlineCodeFindings = (code: string, index: ProtectionIndex, context
   const { pid, httpPort } = index.facts;
   const folded = foldLiterals(code);
   if (killCall.test(folded) && (pidIn(folded, pid) || guardedProcessWords.test(folded))) findings.push({ id: 'kill-guard', what: 'a signal to the daemon or Hermes' });
+  else if (signalsEveryone(folded, pid)) findings.push({ id: 'kill-guard', what: 'a signal to every process of the user, the daemon among them' });
   if ((decoding.test(folded) && running.test(folded)) || decodedPath.test(folded) || runsForeignCode.test(folded)) findings.push({ id: 'hidden-command', what: 'code that runs what it decoded or loaded' });
   const literals = pythonStringLiterals(code);
-  if (httpPort !== null && literals.some((l) => namesLoopbackPort(l, httpPort))) findings.push({ id: 'socket-client', what: `127.0.0.1:${httpPort}` });
+  if (httpPort !== null && (literals.some((l) => namesLoopbackPort(l, httpPort)) || codeReachesLoopbackPort(folded, httpPort) || literalPortUnknown(literals, folded, httpPort)))
+    findings.push({ id: 'socket-client', what: `127.0.0.1:${httpPort}` });
   // `http+unix://data%2Ftollgate.sock/…` and a glob for the socket (`glob('data/*.sock')`).
   for (const text of literals) {
     const unix = /^http\+unix:\/\/([^/]+)/.exec(text);
@@ -109,12 +112,22 @@ const globMatches = (glob: string, path: string): boolean => {
 /** Lines of a shell script that write, delete, move or connect: the commands that may reach a protected path. */
 const writingLine = /(?:>|\b(?:rm|mv|cp|ln|sed\s+-i|tee|truncate|chmod|chown|dd|install|rsync|tar|unzip|unlink|shred|sqlite3|curl|wget|nc|ncat|socat|touch|python[0-9.]*|node|perl|ruby|git)\b)/;
 
+/** `pkill -f serve`, `kill -9 -1` in a script or a list of literals: each kill command's words, judged as the shell row judges them. */
+const killLineReachesGuard = (text: string, pid: number | null): boolean =>
+  text.split(/[\n;&|]+/).some((segment) => {
+    const start = /(?:^|[\s(`'"])((?:\S*\/)?(?:pkill|killall|skill|kill))\s/.exec(segment);
+    if (start === null) return false;
+    const words = segment.slice(start.index + start[0].length - start[1]!.length - 1).trim().split(/\s+/).map((w) => w.replace(/^['"]|['"]$/g, ''));
+    return killWordsReachGuard(words, pid);
+  });
+
 /** What a shell script's text would do that the floor stops (a textual reading: the script is not parsed). */
 export const shellTextFindings = (text: string, index: ProtectionIndex, context: PathContext): CodeFinding[] => {
   const findings: CodeFinding[] = [];
   const control = controlInText(text);
   if (control !== null) findings.push(control);
-  if (shellKill.test(text) || (/\bkill\b/.test(text) && pidIn(text, index.facts.pid))) findings.push({ id: 'kill-guard', what: 'a signal to the daemon or Hermes' });
+  if (shellKill.test(text) || (/\bkill\b/.test(text) && pidIn(text, index.facts.pid)) || killLineReachesGuard(text, index.facts.pid))
+    findings.push({ id: 'kill-guard', what: 'a signal to the daemon or Hermes' });
   if (/\|\s*(?:ba|z|da|k)?sh\b/.test(text) && /\b(?:base64|xxd|curl|wget)\b/.test(text)) findings.push({ id: 'hidden-command', what: 'decoded or downloaded text run by a shell' });
   const port = index.facts.httpPort;
   if (port !== null && text.split(/[\s'"]+/).some((w) => namesLoopbackPort(w, port))) findings.push({ id: 'socket-client', what: `127.0.0.1:${port}` });

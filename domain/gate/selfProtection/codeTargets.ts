@@ -1,0 +1,83 @@
+/**
+ * Targets code names as separate arguments rather than one URL string (red team 3, F11, F12):
+ * `socket.create_connection(('127.0.0.2', 8787))`, `HTTPConnection('127.0.0.1', 8700+87)`, `net.connect(8787,
+ * 'localhost')`, `{host: '127.1', port: 8787}`, and signals to every process (`os.kill(-1, 9)`,
+ * `process.kill(-1)`, `os.killpg(0, …)`). A port is read when it is a constant, constant arithmetic, or a name the
+ * code assigns such a value; a port the code computes otherwise, next to a loopback host, may be tollgate's.
+ */
+import { constantValue } from './constantArithmetic.ts';
+import { isLoopbackHost, loopbackPortUnknown } from './loopbackHosts.ts';
+
+/** `name = <constant arithmetic>` assignments (Python, JavaScript `const/let/var`, Ruby, Perl `my $x`). */
+const assignedConstants = (code: string): Map<string, number | null> => {
+  const values = new Map<string, number | null>();
+  for (const m of code.matchAll(/(?:^|[\s;,(])(?:(?:const|let|var|my)\s+)?\$?([A-Za-z_]\w*)\s*=(?!=)\s*([^\n;]+)/g)) {
+    const value = constantValue(m[2]!.replace(/\s*#.*$/, ''));
+    // A name assigned twice, once to something else, is unknown.
+    values.set(m[1]!, values.has(m[1]!) && values.get(m[1]!) !== value ? null : value);
+  }
+  return values;
+};
+
+/** The value of a port expression in code: a constant, constant arithmetic, or a name assigned one; null if unknown. */
+const portValue = (expression: string, constants: Map<string, number | null>): number | null => {
+  const text = expression.trim().replace(/^(?:int|Number|parseInt)\((.*)\)$/, '$1');
+  const direct = constantValue(text);
+  if (direct !== null) return direct;
+  const name = /^\$?([A-Za-z_]\w*)$/.exec(text)?.[1];
+  return name === undefined ? null : constants.get(name) ?? null;
+};
+
+/** The argument text after position `at` up to the next `,` or closing bracket at its own depth. */
+const nextArgument = (code: string, at: number): string => {
+  let depth = 0;
+  for (let i = at; i < code.length; i++) {
+    const ch = code[i]!;
+    if ('([{'.includes(ch)) depth++;
+    else if (')]}'.includes(ch)) { if (depth === 0) return code.slice(at, i); depth--; }
+    else if ((ch === ',' || ch === '\n') && depth === 0) return code.slice(at, i);
+  }
+  return code.slice(at);
+};
+
+const connecting = /\b(?:socket|https?|connect\w*|create_connection|HTTPS?Connection|urlopen|request|requests|httpx|aiohttp|fetch|net\.|http\.get|TCPSocket|IO::Socket|Net::HTTP|fsockopen|stream_socket_client|open_connection|websocket\w*)\b/i;
+
+/** Whether code connects to a loopback host on tollgate's port (or on a port it computes), host and port apart. */
+export const codeReachesLoopbackPort = (code: string, port: number): boolean => {
+  const hosts = [...code.matchAll(/(['"])([^'"\n]{1,80})\1/g)].filter((m) => isLoopbackHost(m[2]!));
+  if (hosts.length === 0 || !connecting.test(code)) return false;
+  const constants = assignedConstants(code);
+  for (const m of hosts) {
+    const end = m.index! + m[0].length;
+    const after = /^\s*,\s*/.exec(code.slice(end));
+    // `bind(('127.0.0.1', port))` serves; it does not reach tollgate.
+    const binds = /\b(?:bind|listen|serve\w*)\s*\(\s*[([]?\s*$/.test(code.slice(Math.max(0, m.index! - 40), m.index!));
+    if (after !== null && !binds) {
+      const argument = nextArgument(code, end + after[0].length);
+      const value = portValue(argument, constants);
+      if (value === port || (value === null && /\S/.test(argument) && !/^\s*(?:['"]|None|null|undefined|timeout\b)/.test(argument))) return true;
+    }
+  }
+  // `net.connect(8787, '127.0.0.1')`, `{host: 'localhost', port: 8787}`, `PeerPort => 8700+87`: the port elsewhere in the call.
+  for (const m of code.matchAll(/(?:\bport\w*['"]?\s*(?:[:=]|=>)\s*|\(\s*)([^,()\n]+(?:\([^()\n]*\))?[^,()\n]*)(?=\s*[,)}])/gi)) {
+    if (portValue(m[1]!, constants) === port) return true;
+  }
+  return false;
+};
+
+/** A URL literal in code on a loopback host whose port is filled in (`f'http://127.0.0.1:{p}'`, `'http://localhost:' + p`). */
+export const literalPortUnknown = (literals: readonly string[], code: string, port: number): boolean => {
+  const constants = assignedConstants(code);
+  return literals.some((l) => {
+    const filled = l.replace(/\{([A-Za-z_]\w*)\}/g, (whole, name: string) => { const v = constants.get(name); return v == null ? whole : String(v); });
+    return /:\/\//.test(filled) && loopbackPortUnknown(filled, port);
+  });
+};
+
+/** A signal to every process of the user (`kill(-1, …)`), to the caller's process group (`killpg(0)`), or to a pid computed as tollgate's. */
+export const signalsEveryone = (code: string, pid: number | null): boolean => {
+  if (/\b(?:kill|killpg)\s*\(\s*(?:-\s*1|0|os\.getpgrp\(\)|os\.getpgid\(\s*0\s*\))\s*[,)]/.test(code) || /\bkill\s*\(?\s*['"]?\w+['"]?\s*,\s*-\s*1\b/.test(code)) return true;
+  if (pid === null) return false;
+  for (const m of code.matchAll(/\bkill(?:pg)?\s*\(\s*([^,()]+)/g)) if (constantValue(m[1]!) === pid) return true;
+  return false;
+};

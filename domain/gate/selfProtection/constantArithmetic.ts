@@ -1,0 +1,82 @@
+/**
+ * The value of integer arithmetic written with constants only (`8700+87`, `0x2000+0x253`, `(25000+130)`), the
+ * way bash's `$((…))` and Python/JavaScript read it; null for anything else (a name, a call, a string). Lets the
+ * floor see that a port or pid spelled as a sum is tollgate's own.
+ */
+
+const number = /^(?:0x[0-9a-f]+|0o[0-7]+|0b[01]+|[0-9][0-9_]*)/i;
+
+const valueOf = (text: string, flavor: 'shell' | 'code'): number => {
+  const t = text.replace(/_/g, '').toLowerCase();
+  if (t.startsWith('0x')) return parseInt(t.slice(2), 16);
+  if (t.startsWith('0o')) return parseInt(t.slice(2), 8);
+  if (t.startsWith('0b')) return parseInt(t.slice(2), 2);
+  // bash reads a leading 0 as octal; Python 3 refuses it and old JavaScript reads it as octal too.
+  if (/^0[0-7]+$/.test(t) && flavor === 'shell') return parseInt(t, 8);
+  return Number(t);
+};
+
+export const constantValue = (expression: string, flavor: 'shell' | 'code' = 'code'): number | null => {
+  const source = expression.trim();
+  if (source === '' || source.length > 200 || !/^[0-9a-fA-FxXoObB_+\-*/%() \t]+$/.test(source)) return null;
+  let at = 0;
+  const skip = () => { while (source[at] === ' ' || source[at] === '\t') at++; };
+  const sum = (): number | null => {
+    let left = product();
+    for (skip(); left !== null && (source[at] === '+' || source[at] === '-'); skip()) {
+      const op = source[at++]!;
+      const right = product();
+      left = right === null ? null : op === '+' ? left + right : left - right;
+    }
+    return left;
+  };
+  const product = (): number | null => {
+    let left = power();
+    for (skip(); left !== null && /[*/%]/.test(source[at] ?? '') && source.slice(at, at + 2) !== '**'; skip()) {
+      const op = source.slice(at, at + 2) === '//' ? '//' : source[at]!;
+      at += op.length;
+      const right = power();
+      if (right === null || (op !== '*' && right === 0)) return null;
+      left = op === '*' ? left * right : op === '%' ? left % right : Math.trunc(left / right);
+    }
+    return left;
+  };
+  const power = (): number | null => {
+    const base = unary();
+    skip();
+    if (base === null || source.slice(at, at + 2) !== '**') return base;
+    at += 2;
+    const exponent = power();
+    return exponent === null || exponent < 0 || exponent > 64 ? null : base ** exponent;
+  };
+  const unary = (): number | null => {
+    skip();
+    if (source[at] === '-' || source[at] === '+') {
+      const sign = source[at++] === '-' ? -1 : 1;
+      const value = unary();
+      return value === null ? null : sign * value;
+    }
+    if (source[at] === '(') {
+      at++;
+      const value = sum();
+      skip();
+      if (source[at] !== ')') return null;
+      at++;
+      return value;
+    }
+    const match = number.exec(source.slice(at));
+    if (match === null) return null;
+    at += match[0].length;
+    return valueOf(match[0], flavor);
+  };
+  const value = sum();
+  skip();
+  return value !== null && at === source.length && Number.isSafeInteger(value) ? value : null;
+};
+
+/** A word with each constant `$((…))` replaced by its value (`:$((8700+87))/` is `:8787/`); other parts stay. */
+export const withArithmeticFolded = (word: string): string =>
+  word.replace(/\$\(\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)\)/g, (whole, inner: string) => {
+    const value = constantValue(inner, 'shell');
+    return value === null ? whole : String(value);
+  });
