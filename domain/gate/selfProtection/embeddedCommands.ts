@@ -54,6 +54,7 @@ const optionValues = (args: readonly string[], grammar: OptionGrammar, wantShort
     if (arg.length < 2 || arg[0] !== '-') continue;
     for (let j = 1; j < arg.length; j++) {
       const letter = arg[j]!;
+      if (grammar.shortAttachedOnly?.includes(letter)) break;
       if (!grammar.shortWithValue?.includes(letter)) continue;
       const value = j + 1 < arg.length ? arg.slice(j + 1) : args[++i];
       if (value !== undefined && wantShort.includes(letter)) out.push(value);
@@ -123,7 +124,8 @@ const gitConfig = (command: SimpleCommand): Embedded[] => {
 
 // ---- sed: the `e` command and the `e` flag of `s` ----
 
-const sedGrammar: OptionGrammar = { shortWithValue: 'efl', longWithValue: ['expression', 'file', 'line-length'] };
+// `-i` takes an attached suffix (`-i.bak`, `-ie` is the suffix "e"), so it ends a cluster.
+const sedGrammar: OptionGrammar = { shortWithValue: 'efl', shortAttachedOnly: 'i', longWithValue: ['expression', 'file', 'line-length'] };
 
 /** The scripts sed runs: -e/--expression values, -f files (stdin or written on the line), else its first operand. */
 const sedScripts = (command: SimpleCommand, line: LineText): { scripts: (string | null)[]; files: boolean } => {
@@ -135,7 +137,7 @@ const sedScripts = (command: SimpleCommand, line: LineText): { scripts: (string 
     const a = args[i]!;
     if (a === '--') { operands.push(...args.slice(i + 1)); break; }
     if (a.startsWith('-') && a !== '-') {
-      const consumed = /^-[a-zA-Z]*[efl]$/.test(a) || ['--expression', '--file', '--line-length'].includes(a);
+      const consumed = /^-[a-hj-zA-Z]*[efl]$/.test(a) || ['--expression', '--file', '--line-length'].includes(a);
       if (consumed) i++;
       continue;
     }
@@ -419,8 +421,8 @@ export const embeddedSources: readonly EmbeddedSource[] = [
   {
     name: 'sed e command and s///e flag', programs: /^(?:sed|gsed)$/, when: 'now', extract: sedExec,
     stops: ["sed -n '1e rm -rf ~/.hermes/plugins' /etc/hosts", "sed 's/.*/rm -rf ~\\/.hermes\\/plugins/e' /etc/hosts", "sed -e 's|.*|rm -rf ~/.hermes/plugins|e' /etc/hosts",
-      "echo 'rm -rf ~/.hermes/plugins' | sed e", "sed -n '$!d; e rm -rf ~/.hermes/plugins' /etc/hosts", 'sed e /etc/hosts'],
-    allows: ["sed -n '1p' x", "sed -i 's/foo/bar/g' notes.txt", "sed -e 's/a/b/' -e '/x/d' f.txt", "sed '/^#/d; s/ *$//' config.txt", "sed 's/e/E/g' words.txt", "sed '1i header' f.csv", 'echo ls | sed e'],
+      "echo 'rm -rf ~/.hermes/plugins' | sed e", "sed -i.bak -e '1e rm -rf ~/.hermes/plugins' f.txt", "sed -n '$!d; e rm -rf ~/.hermes/plugins' /etc/hosts", 'sed e /etc/hosts'],
+    allows: ["sed -n '1p' x", "sed -i 's/foo/bar/g' notes.txt", "sed -ie 's/a/b/' f.txt", "sed -i.bak -e '/x/d' f.txt", "sed -e 's/a/b/' -e '/x/d' f.txt", "sed '/^#/d; s/ *$//' config.txt", "sed 's/e/E/g' words.txt", "sed '1i header' f.csv", 'echo ls | sed e'],
   },
   {
     name: 'vim -c, --cmd and +CMD (vi, nvim, ex, view)', programs: vimFamily, when: 'now', extract: vimCommands,
