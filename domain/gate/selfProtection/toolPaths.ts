@@ -11,6 +11,7 @@ import { namesLoopbackPort } from './loopbackHosts.ts';
 import type { PathContext, PathHit, ProtectionIndex } from './protectedPaths.ts';
 import { hitInText, hitOf } from './shellScope.ts';
 import { shellArgumentOf } from '../../tools/shellTools.ts';
+import { typedInputFindings } from './typedInput.ts';
 import type { SelfProtectionId } from './shellRules.ts';
 
 export interface ToolPathFinding {
@@ -122,7 +123,7 @@ export const toolPathRows: readonly ToolPathRow[] = [
     tool: 'process', typedInto: 'data',
     why: "tools/process_registry.py: write sends data raw, submit adds Enter. A line left unfinished is completed by the next input, which is judged alone; the program reading it may not be a shell.",
     stops: [{ action: 'write', session_id: 'p1', data: 'rm -rf ~/.her' }, { action: 'submit', session_id: 'p1', data: 'rm -rf ~/.her\\' },
-      { action: 'write', session_id: 'p1', data: 'x\\\n' }, { action: 'submit', session_id: 'p1', data: "__import__('shutil').rmtree('/home/agent/.hermes/plugins')" },
+      { action: 'write', session_id: 'p1', data: 'x\\\n' }, { action: 'write', session_id: 'p1', data: 'rm -rf \r' }, { action: 'submit', session_id: 'p1', data: "__import__('shutil').rmtree('/home/agent/.hermes/plugins')" },
       { action: 'submit', session_id: 'p1', data: '.shell cat /home/agent/project/data/http-token' }, { action: 'submit', session_id: 'p1', data: "urlopen('http://127.0.0.1:8787/v1/approvals')" }],
     allows: [{ action: 'write', session_id: 'p1', data: 'ls -la\n' }, { action: 'submit', session_id: 'p1', data: 'y' }, { action: 'submit', session_id: 'p1', data: 'git status' },
       { action: 'write', session_id: 'p1', data: '' }, { action: 'poll', session_id: 'p1' }, { action: 'kill', session_id: 'p1' }],
@@ -223,13 +224,11 @@ export const toolPathFindings = (tool: string, args: Args, index: ProtectionInde
   return findings;
 };
 
-/** Text typed into a process: an unfinished line, or a protected path, the port or a socket named anywhere in it. */
+/** Text typed into a process: input leaning on state the gate never saw (typedInput.ts), or naming anything protected. */
 const typedFindings = (tool: string, data: unknown, action: unknown, index: ProtectionIndex, context: PathContext): ToolPathFinding[] => {
   if (typeof data !== 'string') return [];
-  const findings: ToolPathFinding[] = [];
-  // `write` adds no Enter: text after the last newline waits for the next input; a trailing backslash continues the line.
-  const unfinished = action === 'submit' ? /\\$/.test(data) : data !== '' && !/(?<!\\)[\r\n]$/.test(data);
-  if (unfinished) findings.push({ id: 'hidden-command', verdict: 'block', what: `a line left unfinished in a ${tool}, completed by input judged apart from it` });
+  const findings: ToolPathFinding[] = typedInputFindings(data, action === 'submit')
+    .map((h) => ({ id: 'hidden-command', verdict: 'block', what: `${h.name} in a ${tool} input: ${h.why}` }));
   const hit = hitInText(data, context, index);
   if (hit !== null) findings.push(hit.kind === 'secret' ? { id: 'read-secret', verdict: 'block', what: hit.what } : hit.kind === 'socket' || hit.kind === 'socket-dir'
     ? { id: 'socket-client', verdict: 'block', what: hit.what } : writeFinding(hit));
