@@ -9,6 +9,7 @@ import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from 'nod
 import { basename, dirname, join, resolve } from 'node:path';
 import { startDirectory, type CallPathFacts } from '../../domain/gate/selfProtection/callPathFacts.ts';
 import { patchTargets } from '../../domain/gate/selfProtection/patchTargets.ts';
+import { toolPathWords } from '../../domain/gate/selfProtection/toolPaths.ts';
 import { isPattern, protectionIndex, resolvePath, type PathContext } from '../../domain/gate/selfProtection/protectedPaths.ts';
 import type { ProtectionFacts } from '../../domain/gate/selfProtection/protectionFacts.ts';
 import { pythonStringLiterals } from '../../domain/gate/selfProtection/pythonCode.ts';
@@ -42,6 +43,8 @@ export const callPathFacts = (input: CallPathInput, protection: ProtectionFacts)
   const workdir = typeof input.args['workdir'] === 'string' ? input.args['workdir'] : null;
   for (const key of ['path', 'file_path', 'notebook_path']) if (typeof input.args[key] === 'string') add(input.args[key] as string);
   if (input.tool === 'patch') for (const path of patchTargets(input.args).paths) add(path);
+  // Hermes' other tools (text_to_speech's output_path, file:// URLs, an MCP tool's paths): toolPaths.ts names them.
+  for (const path of toolPathWords(input.tool, input.args)) add(path);
   if (input.tool === 'execute_code' && typeof input.args['code'] === 'string') for (const text of pythonStringLiterals(input.args['code'])) add(text);
   if (input.shell !== null) {
     const scope = lineScope(input.shell, protectionIndex(protection), startDirectory(workdir, cwd));

@@ -279,3 +279,10 @@ const unknownToolFindings = (tool: string, args: Args, index: ProtectionIndex, c
   }
   return findings;
 };
+
+/** The local paths a call's row (or the unknown-tool rule) judges: ops resolves the symlinks among them before decide. */
+export const toolPathWords = (tool: string, args: Args): string[] => {
+  const row = rowsByTool.get(tool);
+  const words = row === undefined ? (knownTools.has(tool) ? [] : singleWords(args)) : [...(row.writes ?? []), ...(row.reads ?? [])].flatMap((a) => valuesAt(args, a));
+  return words.map((w) => fileUrlPath(w) ?? (hasScheme(w) ? null : w)).filter((w): w is string => w !== null);
+};

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { exampleFacts } from '../../../../domain/gate/selfProtection/exampleFacts.ts';
 import { findSelfProtection } from '../../../../domain/gate/selfProtection/selfProtectionLayer.ts';
-import { knownTools, toolPathRows, valuesAt } from '../../../../domain/gate/selfProtection/toolPaths.ts';
+import { knownTools, toolPathRows, toolPathWords, valuesAt } from '../../../../domain/gate/selfProtection/toolPaths.ts';
 
 const found = (tool: string, args: Record<string, unknown>) => findSelfProtection({ tool, args, shell: null, protection: exampleFacts });
 
@@ -32,6 +32,13 @@ describe("self-protection for the paths, URLs and scripts in Hermes' other tools
     expect(found('browser_navigate', { url: 'http://127.0.0.1:8787/v1/approvals' }).map((f) => f.id)).to.include('socket-client');
     expect(found('web_extract', { urls: ['file:///home/agent/project/data/keys/runtime-registrations.json'] }).map((f) => f.id)).to.include('read-secret');
     expect(found('cronjob', { action: 'create', schedule: '1m', script: 'tidy.sh', no_agent: true }).map((f) => f.id)).to.include('hermes-control');
+  });
+
+  it('hands ops the local paths it judges (file:// URLs decoded, network URLs left out) to resolve symlinks among them', () => {
+    expect(toolPathWords('web_extract', { urls: ['file:///tmp/a%20b', 'https://example.com/x'] })).to.deep.equal(['/tmp/a b']);
+    expect(toolPathWords('text_to_speech', { text: 'hi there', output_path: '/tmp/l/x.mp3' })).to.deep.equal(['/tmp/l/x.mp3']);
+    expect(toolPathWords('mcp_fs_write', { path: '/tmp/l/x', content: 'two words' })).to.deep.equal(['/tmp/l/x']);
+    expect(toolPathWords('memory', { content: '/tmp/l/x' })).to.deep.equal([]);
   });
 
   it('reads argument addresses: plain, nested, every item and a field of every item', () => {
