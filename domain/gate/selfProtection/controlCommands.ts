@@ -169,10 +169,12 @@ export const killsGuard = (command: SimpleCommand, analysis: ShellAnalysis, pid:
       // Signals are options (-9, -KILL, -s KILL); a negative number after them is a process group.
       const targets = args.filter((a, i) => !(a.startsWith('-') && i === 0) && !['-s', '-n'].includes(args[i - 1] ?? '') && !/^-(?:[A-Za-z]+|-)$/.test(a));
       // `kill -9 -1` (and `kill -- -1`): every process the user may signal, the daemon among them.
-      if (targets.some((t) => /^-0*1$/.test(t) || namesPid(t, pid) || (/[$`]/.test(t) && guardedWords.test(t)))) return true;
+      // `$(pgrep -f vite)` is judged by its pattern (searchesForGuard), not by the word pgrep.
+      if (targets.some((t) => /^-0*1$/.test(t) || namesPid(t, pid) || (/[$`]/.test(t) && guardedWords.test(t.replace(/\b(?:pgrep|pidof)\b/g, ''))))) return true;
       // `for p in /proc/[0-9]*; do grep -q tollgate …&& kill ${p#/proc/}`: a pid found at run time by a search for the guard.
-      if (targets.some((t) => /[$`]/.test(t)) && searchesForGuard(analysis)) return true;
+      if (targets.some((t) => /[$`]/.test(t)) && (searchesForGuard(analysis) || listsEveryProcess(analysis))) return true;
       if (!command.via.some((v) => v.startsWith('xargs'))) return false;
+      if (listsEveryProcess(analysis)) return true;
       // `echo 4242 | xargs kill`: the pids are the static text xargs reads.
       if (analysis.commands.some((c) => c.program === 'xargs' && c.stdin !== undefined && c.stdin.split(/[\s,]+/).some((t) => namesPid(t, pid)))) return true;
       // `pgrep -f tollgate | xargs kill`, `ps aux | grep '[t]ollgate' | awk '{print $2}' | xargs kill`: the pids come from a search for the guard.
@@ -242,10 +244,32 @@ const namesPid = (word: string, pid: number | null): boolean => {
 /** Programs that find pids by name, and whether one on the line searches for the guard (as a regex, the way they match). */
 const pidSearchers = new Set(['pgrep', 'pidof', 'ps', 'grep', 'egrep', 'fgrep', 'awk', 'gawk', 'mawk', 'lsof', 'fuser', 'cat', 'sed', 'find']);
 const searchesForGuard = (analysis: ShellAnalysis): boolean =>
-  analysis.commands.some((c) => pidSearchers.has(c.program) && c.args.some((a) => guardedWords.test(a)
+  analysis.commands.some((c) => openProcessSearch(c)) || analysis.commands.some((c) => pidSearchers.has(c.program) && c.args.some((a) => guardedWords.test(a)
     || (['grep', 'egrep', 'pgrep', 'awk', 'gawk', 'mawk'].includes(c.program) && !a.startsWith('-') && !/[$`]/.test(a) && a.length >= 3 && /[a-z]/i.test(a) && matchesAny(a.replace(/^\/|\/.*$/g, ''), [...guardedCommandLines, ...guardedNames], ''))
     // `awk '/ser[v]e/{print $1}'`, `awk '$2=="serve"{print $1}'`: the program's regexes and strings, whatever else it holds.
     || (/^[gm]?awk$/.test(c.program) && !a.startsWith('-') && awkPatterns(a).some((p) => p.length >= 3 && matchesAny(p, [...guardedCommandLines, ...guardedNames], '')))));
+
+/** pgrep or pidof whose pattern is unknown, absent (`pgrep -u agent`), inverted or one matching the guard: its pids may be the daemon's. */
+const openProcessSearch = (c: SimpleCommand): boolean => {
+  if (c.program === 'pidof') return c.args.some((a) => !a.startsWith('-') && (/[$`]/.test(a) || guardedNames.includes(programName(a))));
+  if (c.program !== 'pgrep') return false;
+  const options = parseOptions(c.args, pkillGrammar);
+  const pattern = options.operands[0];
+  if (pattern === undefined || options.short.has('v') || options.long.has('inverse')) return true;
+  const full = options.short.has('f') || options.long.has('full');
+  return matchesAny(pattern, full ? [...guardedCommandLines, ...guardedNames] : guardedNames, options.short.has('i') || options.long.has('ignore-case') ? 'i' : '');
+};
+
+/** `ps -eo pid | xargs kill`, `ps aux | grep -v grep | awk '{print $2}'`: a process list no pattern narrows (every pid, the daemon's too). */
+const listsEveryProcess = (analysis: ShellAnalysis): boolean => {
+  const lists = analysis.commands.filter((c) => c.program === 'ps' && !c.args.some((a) => /^-[a-zA-Z]*[pqC]|^--(?:pid|quick-pid|ppid|sid)\b/.test(a)));
+  if (lists.length === 0) return false;
+  const narrows = analysis.commands.some((c) =>
+    (/^[ef]?grep$/.test(c.program) && !c.args.some((a) => /^-[a-zA-Z]*v/.test(a) || a === '--invert-match') && c.args.some((a) => !a.startsWith('-')))
+    || (/^[gm]?awk$/.test(c.program) && c.args.some((a) => !a.startsWith('-') && awkPatterns(a).length > 0))
+    || (c.program === 'sed' && c.args.includes('-n')) || c.program === 'pgrep');
+  return !narrows;
+};
 
 /** The regexes (`/…/`) and string literals (as regexes matching them) of an awk program. */
 const awkPatterns = (program: string): string[] => [
