@@ -399,6 +399,50 @@ const environment = (command: SimpleCommand, line: LineText): Embedded[] =>
     commandVariables.test(name) ? [{ where: name, text: value }]
       : startupFileVariables.test(name) && line.written.has(value) ? [{ where: name, text: line.written.get(value)! }] : []);
 
+// ---- git subcommands that run a command they are given ----
+
+const gitRunGrammar: OptionGrammar = { shortWithValue: 'xuc', longWithValue: ['exec', 'extcmd', 'upload-pack', 'receive-pack', 'config', 'sendmail-cmd', 'to-cmd', 'cc-cmd', 'smtp-server', 'tree-filter', 'index-filter', 'msg-filter', 'env-filter', 'commit-filter', 'parent-filter', 'tag-name-filter', 'setup'] };
+
+/** `git rebase -x CMD`, `git filter-branch --tree-filter CMD`, `git submodule foreach CMD`, `git clone -u CMD`, `git difftool -x CMD`, … */
+const gitSubcommandRuns = (command: SimpleCommand): Embedded[] => {
+  const start = firstOperandIndex(command.args, 0, gitGlobal);
+  const sub = command.args[start];
+  const rest = command.args.slice(start + 1);
+  const values = (short: string, long: readonly string[]) => texts(`git ${sub}`, optionValues(rest, gitRunGrammar, short, long));
+  switch (sub) {
+    case 'rebase': return values('x', ['exec']);
+    case 'difftool': return values('x', ['extcmd']);
+    case 'filter-branch': return values('', ['tree-filter', 'index-filter', 'msg-filter', 'env-filter', 'commit-filter', 'parent-filter', 'tag-name-filter', 'setup']);
+    case 'send-email': return values('', ['sendmail-cmd', 'to-cmd', 'cc-cmd', 'smtp-server']);
+    case 'bisect': return rest[0] === 'run' ? [{ where: 'git bisect run', text: rest.slice(1).join(' ') }] : [];
+    case 'submodule': {
+      const foreach = rest.indexOf('foreach');
+      return foreach < 0 ? [] : [{ where: 'git submodule foreach', text: rest.slice(foreach + 1).join(' ') }];
+    }
+    case 'clone': case 'fetch': case 'pull': case 'push': case 'ls-remote': case 'archive': {
+      const programs = values(sub === 'push' ? '' : 'u', ['upload-pack', 'receive-pack', 'exec']);
+      // `git clone -c core.fsmonitor=CMD url`: stored in the new repository, run by its next git status.
+      const stored = sub === 'clone' ? optionValues(rest, gitRunGrammar, 'c', ['config']).flatMap((pair) => {
+        const eq = pair.indexOf('=');
+        return eq > 0 && isGitCommandKey(pair.slice(0, eq)) ? [{ where: `git clone -c ${pair.slice(0, eq)}`, text: pair.slice(eq + 1) }] : [];
+      }) : [];
+      return [...programs, ...stored];
+    }
+    default: return [];
+  }
+};
+
+// ---- programs whose operands or one option are a command line ----
+
+/** Every argument as one command line: for launchers that run their operands (`concurrently 'a' 'b'`, `xterm -e cmd`). */
+const allArgs = (where: string) => (command: SimpleCommand): Embedded[] => command.args.length === 0 ? [] : [{ where, text: command.args.join(' ') }];
+
+/** Shell escapes of database and editor consoles: the option's text and what they read on stdin. */
+const consoleText = (short: string, long: readonly string[], grammar: OptionGrammar) => (command: SimpleCommand): Embedded[] => [
+  ...texts(`${command.program} -${short}`, optionValues(command.args, grammar, short, long)),
+  ...(command.stdin === undefined ? [] : [{ where: `${command.program} (stdin)`, text: command.stdin }]),
+];
+
 // ---- the table ----
 
 const vimFamily = /^(?:vim?|nvim|ex|view|vimdiff|gvim|gview|rvim|rview|evim|vimx)$/;
@@ -504,6 +548,31 @@ export const embeddedSources: readonly EmbeddedSource[] = [
     stops: ["make -f /dev/stdin <<< $'x:\\n\\trm -rf ~/.hermes/plugins'", "printf 'x:\\n\\trm -rf ~/.hermes/plugins\\n' > /tmp/mk; make -f /tmp/mk",
       "make -f - <<'MK'\nP := ~/.hermes/plugins\nx:\n\trm -rf $(P)\nMK", "make CC='rm -rf ~/.hermes/plugins' all", "make --eval=$'x:\\n\\trm -rf ~/.hermes/plugins' x"],
     allows: ["make -f /dev/stdin <<< $'x:\\n\\techo hi'", 'make -j4 CC=clang all', 'make test', 'make -C build install PREFIX=/usr/local'],
+  },
+  {
+    name: 'git subcommands that run a command: rebase -x, filter-branch, bisect run, submodule foreach, clone -u/-c, difftool -x, send-email', programs: /^git$/, when: 'now', extract: gitSubcommandRuns,
+    stops: ["git rebase --exec 'rm -rf ~/.hermes/plugins' HEAD~1", "git filter-branch --tree-filter 'rm -rf ~/.hermes/plugins' HEAD", "git bisect run sh -c 'rm -rf ~/.hermes/plugins'",
+      "git submodule foreach 'rm -rf ~/.hermes/plugins'", "git clone -u 'rm -rf ~/.hermes/plugins #' x:y /tmp/r", "git clone -c core.fsmonitor='rm -rf ~/.hermes/plugins' https://x.example/r.git",
+      "git difftool -x 'rm -rf ~/.hermes/plugins' HEAD"],
+    allows: ["git rebase -x 'npm test' main", 'git bisect run npm test', "git submodule foreach 'git pull'", 'git clone -c core.autocrlf=false https://x.example/r.git', 'git bisect start', 'git fetch origin'],
+  },
+  {
+    name: 'launchers that run their operands: concurrently, nodemon --exec, dtach, entr, terminal emulators', programs: /^(?:concurrently|nodemon|dtach|abduco|entr|xterm|uxterm|urxvt|alacritty|kitty|konsole|gnome-terminal|xfce4-terminal|terminator|tilix|foot|wezterm)$/, when: 'now',
+    extract: (c) => allArgs(c.program)(c),
+    stops: ["concurrently 'rm -rf ~/.hermes/plugins'", "nodemon --exec 'rm -rf ~/.hermes/plugins'", "dtach -n /tmp/s sh -c 'rm -rf ~/.hermes/plugins'", "xterm -e 'rm -rf ~/.hermes/plugins'",
+      "entr -s 'rm -rf ~/.hermes/plugins' < files.txt"],
+    allows: ["concurrently 'npm run api' 'npm run web'", "nodemon --exec 'npm test'", 'ls src/*.ts | entr -r npm test', 'xterm -e htop'],
+  },
+  {
+    name: 'database and editor consoles: psql -c, mysql -e, sqlite3 dot commands, ed on stdin, emacs --eval', programs: /^(?:psql|mysql|mariadb|sqlite3|ed|red|emacs)$/, when: 'now',
+    extract: (c) => c.program === 'psql' ? consoleText('c', ['command'], { shortWithValue: 'cdfhpUvo', longWithValue: ['command', 'dbname', 'file', 'host', 'port', 'username', 'set', 'variable', 'output'] })(c)
+      : c.program === 'mysql' || c.program === 'mariadb' ? consoleText('e', ['execute'], { shortWithValue: 'eDhPpuS', longWithValue: ['execute', 'database', 'host', 'port', 'user', 'socket'] })(c)
+        : c.program === 'emacs' ? texts('emacs --eval', optionValues(c.args.map((a) => a.replace(/^-(?=eval(?:=|$))/, '--')), { longWithValue: ['eval', 'execute'] }, '', ['eval', 'execute']))
+          : c.program === 'sqlite3' ? [...c.args, c.stdin ?? ''].flatMap((t) => [...t.matchAll(/^\s*\.(?:shell|system)\s+(.*)$/gm)].map((m) => ({ where: 'sqlite3 .shell', text: m[1]! })))
+            : c.stdin === undefined ? [] : [{ where: `${c.program} (stdin)`, text: c.stdin }],
+    stops: ["psql -c '\\! rm -rf ~/.hermes/plugins'", "mysql -e 'system rm -rf ~/.hermes/plugins'", "sqlite3 :memory: '.shell rm -rf ~/.hermes/plugins'", "ed -s /etc/hosts <<< '!rm -rf ~/.hermes/plugins'",
+      "emacs --batch --eval '(shell-command \"rm -rf ~/.hermes/plugins\")'", "psql <<< '\\! rm -rf ~/.hermes/plugins'"],
+    allows: ["psql -c 'select 1'", "mysql -e 'show databases'", "sqlite3 app.db '.tables'", "ed -s notes.txt <<< $'1d\\nw'", "emacs --batch --eval '(message \"hi\")'"],
   },
   {
     name: 'environment variables holding a command or a startup file', programs: /./, when: 'now', extract: environment,
