@@ -70,6 +70,15 @@ export const isTollgateControl = (command: SimpleCommand): boolean => {
 };
 
 /**
+ * The command as the link it runs leads (`/tmp/tg approve x` where /tmp/tg -> <clone>/bin/tollgate.mjs): `real`
+ * gives a word's real path when a symlink is on the way (the call's path facts), else null.
+ */
+export const throughLink = (command: SimpleCommand, real: (word: string) => string | null): SimpleCommand | null => {
+  const target = command.programPath.includes('/') ? real(command.programPath) : null;
+  return target === null ? null : { ...command, programPath: target, program: programName(target) };
+};
+
+/**
  * Hermes subcommands (hermes_cli/main.py, 0.19) known to change nothing of its configuration, plugins, hooks,
  * credentials or gateway, with the actions of each that only look ('*': every action). Every other subcommand
  * (`import`, `mcp add`, `migrate`, `fallback`, `dashboard`, one added by a later version…) counts as control.

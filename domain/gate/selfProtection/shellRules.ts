@@ -6,7 +6,7 @@
 import { parseOptions } from '../../shell/commandOptions.ts';
 import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 import {
-  detachesGateway, isHermesControl, isTollgateControl, killsGuard, startsUnguardedHermes, uninstallsGuard,
+  detachesGateway, isHermesControl, isTollgateControl, killsGuard, startsUnguardedHermes, throughLink, uninstallsGuard,
 } from './controlCommands.ts';
 import { containsAnywhere, containsProtected, matchAbsolute, resolvePath, type PathContext, type PathHit } from './protectedPaths.ts';
 import { contextOf, hitInText, hitOf, wordHit, type LineScope } from './shellScope.ts';
@@ -185,6 +185,12 @@ const changesHermesHome = (command: SimpleCommand, scope: LineScope): string | n
 
 const found = (matched: boolean, command: SimpleCommand): string | null => matched ? command.text : null;
 
+/** Where a word of the command really leads, when the call's path facts saw a symlink on the way; else null. */
+const realPathOf = (word: string, command: SimpleCommand, scope: LineScope): string | null => {
+  const absolute = resolvePath(word, contextOf(scope, command))?.absolute;
+  return absolute == null ? null : scope.index.links.get(absolute) ?? null;
+};
+
 const shells = /^(?:sh|bash|dash|zsh|ksh|mksh|fish|python[0-9.]*|node|perl|ruby|php)$/;
 const decoders = new Set(['base64', 'base32', 'basenc', 'xxd', 'openssl', 'gzip', 'gunzip', 'zcat', 'bzip2', 'bunzip2', 'xz', 'unxz', 'uudecode', 'rev', 'tr', 'gpg']);
 
@@ -302,7 +308,7 @@ export const protectionRules: readonly ProtectionRule[] = [
     id: 'tollgate-control-command',
     verdict: 'block',
     reason: 'It would run a tollgate command that answers questions, changes the allowlist, installs, uninstalls or serves.',
-    find: (command) => found(isTollgateControl(command), command),
+    find: (command, scope) => found(isTollgateControl(command) || isTollgateControl(throughLink(command, (word) => realPathOf(word, command, scope)) ?? command), command),
     stops: [
       'tollgate approve 1f2e always', 'tollgate allow "rm -rf build"', './bin/tollgate.mjs approve abc once', 'node bin/tollgate.mjs serve',
       'node --import tsx /opt/tollgate/ops/cli/main.ts approve x', 'npx tollgate approve abc', 'npm exec tollgate -- approve abc',

@@ -91,3 +91,17 @@ describe('process: data typed into a background shell is judged as a command lin
     for (const action of ['poll', 'log', 'kill']) expect(judge({ action, session_id: 'proc_1' })).to.deep.equal([]);
   });
 });
+
+describe('tollgate run through a symlink to its entry point (red team 3, F13)', () => {
+  const analyze = useBashAnalyzer();
+  const pathFacts = { cwd: '/tmp', links: { '/tmp/tg': '/opt/tollgate/bin/tollgate.mjs', '/tmp/other': '/usr/bin/env' }, dirs: [] };
+  const ids = (line: string) => findSelfProtection({ tool: 'terminal', args: { command: line }, shell: analyze(line), protection: exampleFacts, pathFacts }).map((f) => f.id);
+  it('blocks a control subcommand through the link, named absolutely or relatively', () => {
+    expect(ids('/tmp/tg approve abc always')).to.include('tollgate-control-command');
+    expect(ids('./tg serve')).to.include('tollgate-control-command');
+  });
+  it('allows a read-only subcommand through the link, and links to other programs', () => {
+    expect(ids('/tmp/tg verify')).not.to.include('tollgate-control-command');
+    expect(ids('/tmp/other approve x')).to.deep.equal([]);
+  });
+});
