@@ -42,6 +42,9 @@ const nextArgument = (code: string, at: number): string => {
 
 const connecting = /\b(?:socket|https?|connect\w*|create_connection|HTTPS?Connection|urlopen|request|requests|httpx|aiohttp|fetch|net\.|http\.get|TCPSocket|IO::Socket|Net::HTTP|fsockopen|stream_socket_client|open_connection|websocket\w*)\b/i;
 
+/** Whether code opens a connection of some kind (a socket, an HTTP client, a stream client). */
+export const connectsSomewhere = (code: string): boolean => connecting.test(code.replace(/(['"])(?:\\.|(?!\1)[^\\\n])*\1/g, '""'));
+
 /** Whether code connects to a loopback host on tollgate's port (or on a port it computes), host and port apart. */
 export const codeReachesLoopbackPort = (code: string, port: number): boolean => {
   const hosts = [...code.matchAll(/(['"])([^'"\n]{1,80})\1/g)].filter((m) => isLoopbackHost(m[2]!));
@@ -76,7 +79,7 @@ export const literalPortUnknown = (literals: readonly string[], code: string, po
 
 /** A signal to every process of the user (`kill(-1, …)`), to the caller's process group (`killpg(0)`), or to a pid computed as tollgate's. */
 export const signalsEveryone = (code: string, pid: number | null): boolean => {
-  if (/\b(?:kill|killpg)\s*\(\s*(?:-\s*1|0|os\.getpgrp\(\)|os\.getpgid\(\s*0\s*\))\s*[,)]/.test(code) || /\bkill\s*\(?\s*['"]?\w+['"]?\s*,\s*-\s*1\b/.test(code)) return true;
+  if (/\b(?:kill|killpg)\s*\(\s*(?:-\s*1|0|os\.getpgrp\(\)|os\.getpgid\(\s*0\s*\))\s*[,)]/.test(code) || /\bkill\s*\(?\s*['":]?\w+['"]?\s*,\s*-\s*1\b/.test(code)) return true;
   if (pid === null) return false;
   for (const m of code.matchAll(/\bkill(?:pg)?\s*\(\s*([^,()]+)/g)) if (constantValue(m[1]!) === pid) return true;
   return false;

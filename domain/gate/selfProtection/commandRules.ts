@@ -384,7 +384,8 @@ export const commandRules: readonly CommandRule[] = [
       // F11, F12: host and port apart, arithmetic ports and pids, every process, glued literals in an argument list.
       "python3 -c \"import socket; socket.create_connection(('127.0.0.2', 8787))\"", "python3 -c \"import http.client; http.client.HTTPConnection('127.0.0.1', 8700+87).request('GET','/')\"",
       "node -e \"require('net').connect(8787, '127.0.0.1')\"", 'python3 -c "import os; os.kill(-1, 9)"', "node -e 'process.kill(-1)'", 'python3 -c "import os; os.kill(4000+242, 9)"',
-      "python3 -c \"import subprocess; subprocess.run(['pkill','-f','ser'+'ve'])\""],
+      "python3 -c \"import subprocess; subprocess.run(['pkill','-f','ser'+'ve'])\"", "ruby -e 'Process.kill(:KILL, -1)'", "perl -e 'kill 9, -1'",
+      "php -r '$s=stream_socket_client(\"unix:///home/agent/project/data/tollgate.sock\");'"],
     allows: ['python3 -c "print(\'data/keys\')"', 'python3 -c "print(1+1)"', "node -e 'console.log(process.version)'", "awk '{print $2}' notes.txt",
       'python3 -c "import os; os.kill(1234, 0)"', "cat > /tmp/a.py <<'EOF'\nprint('hi')\nEOF\npython3 /tmp/a.py",
       'curl -o x.tgz https://example.com/x.tgz && tar xzf x.tgz', 'echo aGk= | base64 -d > x.bin; cat x.bin', 'curl -o notes.txt https://example.com/n && python3 tool.py notes.txt',

@@ -192,8 +192,9 @@ export const killsGuard = (command: SimpleCommand, analysis: ShellAnalysis, pid:
     case 'skill': case 'snice':
       // skill's expressions are names, users, pids and terminals, in any order.
       return args.some((a) => !a.startsWith('-') && (namesPid(a, pid) || guardedNames.includes(programName(a)) || /[$`]/.test(a)));
-    case 'gdb': case 'strace': case 'ltrace': case 'gcore': case 'renice': case 'prlimit': case 'perf': case 'lldb': case 'pstack': case 'eu-stack': {
-      // Attaching a debugger or tracer (or renicing) stops or changes the process it names.
+    case 'gdb': case 'strace': case 'ltrace': case 'gcore': case 'renice': case 'prlimit': case 'perf': case 'lldb': case 'pstack': case 'eu-stack':
+    case 'taskset': case 'ionice': case 'chrt': case 'cpulimit': {
+      // Attaching a debugger or tracer, renicing or starving it of CPU or I/O stops or changes the process it names.
       const values = args.flatMap((a) => a.replace(/^--?[a-z-]+=/, '').split(','));
       return values.some((v) => namesPid(v, pid) || (/[$`]/.test(v) && guardedWords.test(v)));
     }

@@ -6,7 +6,7 @@
  */
 import type { PathContext, PathHit, ProtectionIndex } from './protectedPaths.ts';
 import { killWordsReachGuard, tollgateReadOnlySubcommands } from './controlCommands.ts';
-import { codeReachesLoopbackPort, literalPortUnknown, signalsEveryone } from './codeTargets.ts';
+import { codeReachesLoopbackPort, connectsSomewhere, literalPortUnknown, signalsEveryone } from './codeTargets.ts';
 import { namesLoopbackPort } from './loopbackHosts.ts';
 import { foldLiterals, isPlainRead, pythonStringLiterals, withoutPrintedLiterals } from './pythonCode.ts';
 import { hitInText } from './shellScope.ts';
@@ -86,7 +86,9 @@ export const inlineCodeFindings = (code: string, index: ProtectionIndex, context
   const searched = withoutPrintedLiterals(folded);
   const hit = hitInText(searched, context, index);
   // A secret may not even be read; a socket named by code that only computes and prints is not connected to.
-  if (hit !== null && (hit.kind === 'secret' || !isPlainRead(folded))) {
+  // A socket path handed to a connect call (`stream_socket_client('unix://…')`) is connected to, however plain the rest.
+  const connects = hit !== null && (hit.kind === 'socket' || hit.kind === 'socket-dir') && connectsSomewhere(folded);
+  if (hit !== null && (hit.kind === 'secret' || connects || !isPlainRead(folded))) {
     const finding = pathFinding(hit);
     if (finding !== null) findings.push(finding);
   }
