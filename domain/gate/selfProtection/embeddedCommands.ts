@@ -215,6 +215,30 @@ const sedExec = (command: SimpleCommand, line: LineText): Embedded[] => {
 
 // ---- editors and pagers: startup commands ----
 
+/** Ex commands that write a file (with their shortest abbreviation), and those that open one for a later write. */
+const exWriting: readonly (readonly [string, string])[] = [['w', 'write'], ['wq', 'wq'], ['x', 'xit'], ['exi', 'exit'], ['up', 'update'], ['sav', 'saveas'], ['mks', 'mksession'], ['mkv', 'mkvimrc'], ['redi', 'redir'], ['wn', 'wnext']];
+const exOpening: readonly (readonly [string, string])[] = [['e', 'edit'], ['sp', 'split'], ['vs', 'vsplit'], ['tabe', 'tabedit'], ['new', 'new'], ['vne', 'vnew'], ['bad', 'badd']];
+const exNamed = (name: string, table: readonly (readonly [string, string])[]): boolean => table.some(([min, full]) => name.startsWith(min) && full.startsWith(name));
+
+/**
+ * The files an Ex command line writes, as `> FILE` lines for the shell-text judge: `w! F`, `sav F`, `redir > F`,
+ * `writefile(…, 'F')`, `delete('F')`, and a file opened (`e F`) when the same text also writes.
+ */
+export const exWrittenFiles = (text: string): string[] => {
+  const written: string[] = [];
+  const opened: string[] = [];
+  let writes = false;
+  for (const part of text.split(/[|\n]/)) {
+    const m = /^\s*:*\s*(?:silent!?\s+)?[%.$,0-9'<>]*\s*([a-z]+)(!?)\s*(?:>>?\s*)?(\S.*)?$/i.exec(part);
+    if (m === null) continue;
+    const [, name, , rest] = m;
+    if (exNamed(name!, exWriting)) { writes = true; if (rest !== undefined) written.push(rest.trim()); }
+    else if (exNamed(name!, exOpening) && rest !== undefined) opened.push(rest.trim());
+  }
+  for (const m of text.matchAll(/\b(?:writefile\s*\([^)]*,\s*|delete\s*\(\s*|rename\s*\([^)]*,\s*)['"]([^'"]+)['"]/g)) written.push(m[1]!);
+  return [...written, ...(writes ? opened : [])].map((f) => `> ${f}`);
+};
+
 /** `vim -c CMD`, `--cmd CMD`, `+CMD`, `-S file`; ex mode (`ex`, `vim -e`) also reads commands on stdin. */
 const vimCommands = (command: SimpleCommand, line: LineText): Embedded[] => {
   const { args, program } = command;
@@ -222,18 +246,24 @@ const vimCommands = (command: SimpleCommand, line: LineText): Embedded[] => {
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--') break;
-    if (a === '-c' || a === '--cmd' || a === '-S') {
+    // Vim reads one-letter flags grouped (`ex -sc CMD`): a group ending in c or S takes the next word.
+    if (/^-[A-Za-z]*c$/.test(a) || a === '--cmd') {
       const value = args[++i];
-      const sourced = a === '-S' && value !== undefined ? line.written.get(value) : undefined;
-      if (a !== '-S' && value !== undefined) out.push({ where: `${program} ${a}`, text: value });
-      else if (sourced !== undefined) out.push({ where: `${program} -S ${value}`, text: sourced });
-    } else if (a.startsWith('-c') && a.length > 2) out.push({ where: `${program} -c`, text: a.slice(2) });
+      if (value !== undefined) out.push({ where: `${program} ${a}`, text: value });
+    } else if (/^-[A-Za-z]*S$/.test(a)) {
+      const value = args[++i];
+      const sourced = value === undefined ? undefined : line.written.get(value);
+      if (sourced !== undefined) out.push({ where: `${program} -S ${value}`, text: sourced });
+    } else if (/^-[A-Za-z]*c./.test(a) && !a.startsWith('--')) out.push({ where: `${program} -c`, text: a.slice(a.indexOf('c') + 1) });
     else if (a.startsWith('+') && a.length > 1) out.push({ where: `${program} +`, text: a.slice(1) });
   }
   // A -S file from disk (or Session.vim) is not read here: sessions are ordinary, and the floor cannot see them.
   const exMode = /^ex$/.test(program) || args.some((a) => /^-[a-zA-Z]*[eE]/.test(a) && !a.startsWith('--'));
   if (exMode && command.stdin !== undefined) out.push({ where: `${program} (commands on stdin)`, text: command.stdin });
-  return out;
+  if (out.length === 0) return [];
+  // The commands run in order in one editor: `-c 'e F' -c '%d' -c wq` writes F, so they are read together.
+  const text = out.map((e) => e.text).join('\n');
+  return [{ where: out.map((e) => e.where).filter((w, k, all) => all.indexOf(w) === k).join(', '), text: [text, ...exWrittenFiles(text)].join('\n') }];
 };
 
 /** `less +CMD` / `++CMD`: a less command run at start (`!` runs a shell, `|` pipes to one). */
@@ -443,6 +473,14 @@ const consoleText = (short: string, long: readonly string[], grammar: OptionGram
   ...(command.stdin === undefined ? [] : [{ where: `${command.program} (stdin)`, text: command.stdin }]),
 ];
 
+// ---- files whose text a program runs later: git config and hooks, editor and pager startup files, ssh config, makefiles ----
+
+/** Names of files that hold commands some program runs (git aliases and hooks, vimrc `!`, ssh ProxyCommand, recipes, cron tables). */
+const commandFiles = /(?:^|\/)(?:\.gitconfig|\.git\/config|config\/git\/config|\.git\/hooks\/[^/]+|\.githooks\/[^/]+|\.husky\/[^/]+|\.vimrc|\.exrc|_vimrc|\.gvimrc|init\.vim|\.ssh\/config|\.envrc|\.lessfilter|\.tmux\.conf|\.screenrc|\.gdbinit|\.psqlrc|\.sqliterc|\.wgetrc|(?:GNU)?[Mm]akefile|[^/]+\.mk|crontabs\/[^/]+|cron\.d\/[^/]+|cron\.(?:hourly|daily|weekly|monthly)\/[^/]+)$/;
+
+const commandFileWrites = (command: SimpleCommand): Embedded[] =>
+  writesOf(command).filter((w) => commandFiles.test(w.path)).map((w) => ({ where: w.path, text: /akefile$|\.mk$/.test(w.path) ? makefileText(w.text) : w.text }));
+
 // ---- the table ----
 
 const vimFamily = /^(?:vim?|nvim|ex|view|vimdiff|gvim|gview|rvim|rview|evim|vimx)$/;
@@ -471,8 +509,11 @@ export const embeddedSources: readonly EmbeddedSource[] = [
   {
     name: 'vim -c, --cmd and +CMD (vi, nvim, ex, view)', programs: vimFamily, when: 'now', extract: vimCommands,
     stops: ["vim -c '!rm -rf ~/.hermes/plugins' -c q", "vim +'!rm -rf ~/.hermes/plugins' +q", "nvim --cmd '!rm -rf ~/.hermes/plugins'", "vi -c 'call system(\"rm -rf ~/.hermes/plugins\")' -c q",
-      "ex -s <<< '!rm -rf ~/.hermes/plugins'", "view -c '!rm -rf ~/.hermes/plugins' /etc/hosts", "echo '!rm -rf ~/.hermes/plugins' > /tmp/s.vim; vim -S /tmp/s.vim"],
-    allows: ["vim -c 'set nu' file", 'vim +42 main.c', "vim -c 'wq' notes.txt", "vim ~/.hermes/config.yaml -c 'set ro'", "ex -sc '%s/a/b/g|x' f.txt"],
+      "ex -s <<< '!rm -rf ~/.hermes/plugins'", "view -c '!rm -rf ~/.hermes/plugins' /etc/hosts", "echo '!rm -rf ~/.hermes/plugins' > /tmp/s.vim; vim -S /tmp/s.vim",
+      "vim -c 'w! ~/.hermes/config.yaml' -c q /tmp/x", "ex -sc 'saveas ~/.hermes/plugins/x.py|q' /tmp/evil.py", "vim -c 'e ~/.hermes/config.yaml' -c '%d' -c 'wq'",
+      "vim -c 'call writefile([\"x\"], \"/home/agent/project/tollgate.yaml\")' -c q"],
+    allows: ["vim -c 'set nu' file", 'vim +42 main.c', "vim -c 'wq' notes.txt", "vim ~/.hermes/config.yaml -c 'set ro'", "ex -sc '%s/a/b/g|x' f.txt",
+      "vim -c 'e ~/.hermes/config.yaml'", "vim -c 'sav /tmp/copy.txt' notes.txt", "vim -c 'set expandtab' -c 'retab' -c 'wq' src/a.py"],
   },
   {
     name: 'less +CMD', programs: /^less$/, when: 'now', extract: lessCommands,
@@ -575,6 +616,13 @@ export const embeddedSources: readonly EmbeddedSource[] = [
     allows: ["psql -c 'select 1'", "mysql -e 'show databases'", "sqlite3 app.db '.tables'", "ed -s notes.txt <<< $'1d\\nw'", "emacs --batch --eval '(message \"hi\")'"],
   },
   {
+    name: 'files written on the line that hold commands for later (git config and hooks, vimrc, ssh config, makefiles, cron tables)', programs: /^(?:echo|printf|cat|tee)$/, when: 'later', extract: commandFileWrites,
+    stops: ["printf '[alias]\\n\\tx = !rm -rf ~/.hermes/plugins\\n' >> ~/.gitconfig", "echo 'rm -rf ~/.hermes/plugins' > .git/hooks/pre-commit", "echo '!rm -rf ~/.hermes/plugins' >> ~/.vimrc",
+      "printf 'Host x\\n ProxyCommand rm -rf ~/.hermes/plugins\\n' >> ~/.ssh/config", "printf 'all:\\n\\trm -rf ~/.hermes/plugins\\n' > Makefile",
+      "echo '* * * * * agent rm -rf ~/.hermes/plugins' | tee /etc/cron.d/x"],
+    allows: ["printf '[user]\\n\\tname = x\\n' >> ~/.gitconfig", "echo 'npm test' > .git/hooks/pre-commit", "echo 'set number' >> ~/.vimrc", "printf 'all:\\n\\tgo build\\n' > Makefile", "echo 'rm -rf ~/.hermes/plugins' > notes.md"],
+  },
+  {
     name: 'environment variables holding a command or a startup file', programs: /./, when: 'now', extract: environment,
     stops: ["GIT_PAGER='rm -rf ~/.hermes/plugins' git log", "PROMPT_COMMAND='rm -rf ~/.hermes/plugins' bash -i", "echo 'rm -rf ~/.hermes/plugins' > /tmp/e.sh; BASH_ENV=/tmp/e.sh bash -c true",
       "echo 'rm -rf ~/.hermes/plugins' > /tmp/e.sh; ENV=/tmp/e.sh sh -i", "PAGER='rm -rf ~/.hermes/plugins' man ls", "EDITOR='rm -rf ~/.hermes/plugins' crontab -e",
@@ -591,13 +639,19 @@ const writtenBefore = (analysis: ShellAnalysis, before: SimpleCommand): Map<stri
   const files = new Map<string, string>();
   for (const c of analysis.commands) {
     if (c === before) break;
-    const printed = c.program === 'echo' || c.program === 'printf' ? c.args.filter((a) => !/^-[neE]+$/.test(a)).join(' ').replace(/\\n/g, '\n').replace(/\\t/g, '\t') : undefined;
-    const content = c.program === 'cat' || c.program === 'tee' ? c.stdin : printed;
-    if (content === undefined) continue;
-    for (const r of c.redirects) if (r.op === '>' || r.op === '>>' || r.op === '>|') files.set(r.target, (r.op === '>>' ? files.get(r.target) ?? '' : '') + content);
-    if (c.program === 'tee') for (const a of c.args) if (!a.startsWith('-')) files.set(a, content);
+    for (const { path, text, append } of writesOf(c)) files.set(path, (append ? files.get(path) ?? '' : '') + text);
   }
   return files;
+};
+
+/** What one command writes with a known content: `echo …`/`printf …` redirected, `cat`/`tee` of known stdin. */
+const writesOf = (c: SimpleCommand): { path: string; text: string; append: boolean }[] => {
+  const printed = c.program === 'echo' || c.program === 'printf' ? c.args.filter((a) => !/^-[neE]+$/.test(a)).join(' ').replace(/\\n/g, '\n').replace(/\\t/g, '\t') : undefined;
+  const text = c.program === 'cat' || c.program === 'tee' ? c.stdin : printed;
+  if (text === undefined) return [];
+  const out = c.redirects.filter((r) => r.op === '>' || r.op === '>>' || r.op === '>|').map((r) => ({ path: r.target, text, append: r.op === '>>' }));
+  if (c.program === 'tee') for (const a of c.args) if (!a.startsWith('-')) out.push({ path: a, text, append: c.args.includes('-a') || c.args.includes('--append') });
+  return out;
 };
 
 /** Every piece of embedded command text in one simple command, with the row it came from. */
