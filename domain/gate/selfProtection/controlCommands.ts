@@ -123,10 +123,33 @@ export const isHermesControl = (command: SimpleCommand): boolean => {
   return action === undefined ? !actions.has('') : !actions.has(action);
 };
 
-const hermesArguments = ({ program, args }: SimpleCommand): readonly string[] | null => {
+const hermesArguments = (command: SimpleCommand): readonly string[] | null => {
+  const { program, args } = command;
   if (program === 'hermes' || program === 'hermes-agent') return args;
   if (/^python[0-9.]*$/.test(program) && args[0] === '-m' && /^hermes(?:_cli|_agent)?(?:\.main)?$/.test(args[1] ?? '')) return args.slice(2);
-  return null;
+  const inner = pythonRunnerCommand(command);
+  return inner === null ? null : hermesArguments(inner);
+};
+
+const pythonRunnerGrammar = { shortWithValue: 'pw', longWithValue: ['from', 'with', 'with-requirements', 'with-editable', 'python', 'spec', 'index-url', 'index', 'directory', 'project', 'package', 'env-file', 'extra', 'group'] };
+
+/** `uv run X`, `uv tool run X`, `uvx X`, `uvx --from hermes-agent hermes`, `pipx run X`: the command the Python runner starts. */
+export const pythonRunnerCommand = (command: SimpleCommand): SimpleCommand | null => {
+  const { program, args } = command;
+  const start = program === 'uvx' ? 0 : program === 'uv' && args[0] === 'run' ? 1 : program === 'uv' && args[0] === 'tool' && args[1] === 'run' ? 2
+    : program === 'pipx' && args[0] === 'run' ? 1 : -1;
+  if (start < 0) return null;
+  const at = firstOperandIndex(args, start, pythonRunnerGrammar);
+  const word = args[at];
+  return word === undefined ? null : { ...command, program: programName(word.replace(/[=<>@~!].*$/, '')), programPath: word, args: args.slice(at + 1) };
+};
+
+/** `npx npm start`, `pnpm exec npm start`, `corepack pnpm@9 start`: the package manager a runner starts, or null. */
+export const packageManagerCommand = (command: SimpleCommand): SimpleCommand | null => {
+  const corepack = command.program === 'corepack' ? { name: command.args[0] ?? '', args: command.args.slice(1) } : null;
+  const runner = corepack ?? packageRunnerTarget(command);
+  const name = runner === null ? null : /^(npm|pnpm|yarn|bun)(?:@.*)?$/.exec(programName(runner.name))?.[1] ?? null;
+  return name == null || runner === null ? null : { ...command, program: name, programPath: name, args: runner.args };
 };
 
 const guardedPackages = /^(?:tollgate|hermes-agent|hermes_agent|hermes)(?:[=<>@~!].*)?$/i;
