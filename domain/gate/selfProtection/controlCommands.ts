@@ -328,7 +328,19 @@ const unguardingFlags = new Set(['--yolo', '--safe-mode', '--accept-hooks', '--i
 /** A Hermes started without its plugins, in yolo, with hooks accepted, or on another home: an agent the guard does not see. */
 export const startsUnguardedHermes = (command: SimpleCommand): boolean => {
   const args = hermesArguments(command);
-  return args !== null && (args.some((a) => unguardingFlags.has(a)) || command.via.some((v) => unguardingVariables.test(v)));
+  return args !== null && (args.some((a) => unguardingFlags.has(a)) || command.via.some((v) => unguardingVariables.test(v)) || agentOnProfile(args));
+};
+
+/**
+ * `hermes -p other chat`, `hermes chat -q x --profile other`: Hermes reads -p/--profile anywhere before `--`
+ * (main._apply_profile_override) and runs the agent on that profile's home, whose plugins may not include the guard.
+ */
+const agentOnProfile = (args: readonly string[]): boolean => {
+  const end = args.indexOf('--');
+  const head = end < 0 ? args : args.slice(0, end);
+  if (!head.some((a, i) => ((a === '-p' || a === '--profile') && i + 1 < head.length) || a.startsWith('--profile='))) return false;
+  const sub = args[firstOperandIndex(args, 0, hermesGrammar)];
+  return sub === undefined || sub === 'chat';
 };
 
 /** `hermes gateway run` sent to the background or detached: a second gateway outside the service manager. */

@@ -69,9 +69,10 @@ describe('hermes subcommands: only those known to change nothing pass (red team 
     'hermes sessions export /home/agent/project/tollgate.yaml', 'hermes dump --show-keys', 'hermes some-plugin-command', 'python3 -m hermes_cli.main mcp add x --command y',
     'hermes gateway', 'hermes gateway run', 'uv run hermes mcp add x --command y', 'uvx hermes-agent mcp add x', 'pipx run hermes-agent import x.zip',
     'uv tool run hermes migrate', 'uvx --from hermes-agent hermes dashboard', 'uv run python -m hermes_cli.main plugins disable tollgate', 'uvx hermes-agent chat --yolo -q x',
+    'hermes -p other chat -q hi', 'hermes chat -q hi --profile other', 'hermes --profile=other', 'hermes -p other',
   ]) it(`blocks: ${line}`, () => expect(ids(line)).to.include('hermes-control'));
 
-  for (const line of ['hermes', 'hermes chat -q hi', 'hermes --version', 'hermes -z "summarise README.md"', 'hermes -p work chat -q hi', 'hermes -m gpt5 --provider openai chat',
+  for (const line of ['hermes', 'hermes chat -q hi', 'hermes --version', 'hermes -z "summarise README.md"', 'hermes -p work sessions list', 'hermes -m gpt5 --provider openai chat',
     'hermes mcp add evil --help', 'hermes doctor', 'hermes sessions list', 'hermes logs -f', 'hermes -c', 'uvx hermes-agent chat -q hi', 'uv run pytest -q', 'uvx ruff check .'])
     it(`allows: ${line}`, () => expect(ids(line)).to.deep.equal([]));
 });
