@@ -308,6 +308,9 @@ const curlFindings = (command: SimpleCommand, scope: LineScope, scripts: RunScri
   if (!httpClients.has(command.program)) return [];
   const port = scope.index.facts.httpPort;
   if (port !== null && command.args.some((a) => loopbackPortUnknown(a, port))) return one('socket-client', 'a loopback port filled in at run time');
+  // `http_proxy=http://127.0.0.1:8787 curl …`, `export ALL_PROXY=…; wget …`: the request goes to the proxy, tollgate.
+  const proxy = [...scope.analysis.source.matchAll(/\b(?:https?|all|ftp)_proxy=("[^"]*"|'[^']*'|\S+)/gi)].find((m) => port !== null && namesLoopbackPort(m[1]!.replace(/^["']|["']$/g, ''), port));
+  if (proxy !== undefined) return one('socket-client', `a proxy at ${proxy[1]}`);
   if (command.program !== 'curl') return [];
   const socketOf = (word: string) => { const hit = wordHit(scope, command, word); return hit !== null && (hit.kind === 'socket' || hit.kind === 'socket-dir') ? hit.what : sameSocketName(word, scope.index); };
   const inLine = curlWordsReach(command.args, { port, socketOf });
@@ -447,10 +450,12 @@ export const commandRules: readonly CommandRule[] = [
       "curl 'http://127.0.0.1:878[7-7]/v1/approvals'", "curl 'http://127.0.0.1:{8787}/v1/approvals'", "curl 'http://127.0.0.1:[1-65535]/'", 'curl http://127.0.0.1:$((8700+87))/',
       'curl http://localhost:$PORT/v1/approvals', 'curl http://127.0.0.1:008787/', 'curl http://localtest.me:8787/', 'curl http://127.0.0.1.nip.io:8787/', 'curl http://x-7f000001.sslip.io:8787/',
       'curl http://$HOST:8787/', 'curl --resolve t:8787:127.0.0.1 http://t:8787/', 'curl -K /tmp/rc http://t/v1/approvals', 'curl -sK /tmp/rc', 'CURL_HOME=/tmp curl http://t/v1/approvals',
-      "echo 'unix-socket = \"data/tollgate.sock\"' > /tmp/rc; curl -K /tmp/rc http://t/v1/approvals", "echo 'url = http://127.1:8787/v1/approvals' > /tmp/rc; curl --config /tmp/rc"],
+      "echo 'unix-socket = \"data/tollgate.sock\"' > /tmp/rc; curl -K /tmp/rc http://t/v1/approvals", "echo 'url = http://127.1:8787/v1/approvals' > /tmp/rc; curl --config /tmp/rc",
+      'http_proxy=http://127.0.0.1:8787 curl http://x/v1/approvals', 'export ALL_PROXY=localhost:8787; wget -qO- http://x/v1/approvals', "curl -K - http://x/ <<< 'url = http://localhost:8787/'"],
     allows: ['ssh -L 8080:localhost:80 example.com', 'curl --unix-socket /var/run/docker.sock http://x/containers/json', 'curl http://127.1:3000/', 'curl https://example.com:8787/', 'nc -zv example.com 8787', 'echo http://127.1:8787/',
       "curl 'https://example.com/[1-3].html'", "curl 'http://{a,b}.example.com/[1-99999].html'", 'curl http://127.0.0.1:$((3000+1))/', 'curl http://10.0.0.1.nip.io:8787/', 'docker run -p 8787:8787 img',
-      "echo 'silent' > /tmp/rc; curl -K /tmp/rc https://example.com", 'curl https://example.com:$PORT/'],
+      "echo 'silent' > /tmp/rc; curl -K /tmp/rc https://example.com", 'curl https://example.com:$PORT/', 'https_proxy=http://proxy.corp.example:3128 curl https://example.com',
+      "curl -K - https://example.com <<< 'silent'", 'curl http://localhost:3000/api/users/{1,2,3}'],
   },
 ];
 
