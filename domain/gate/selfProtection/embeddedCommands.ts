@@ -9,6 +9,7 @@ import type { SimpleCommand, ShellAnalysis } from '../../shell/shellAnalysis.ts'
 import { firstOperandIndex, type OptionGrammar } from '../../shell/commandOptions.ts';
 import type { CommandFinding } from './commandRules.ts';
 import { shellTextFindings } from './inlineCode.ts';
+import type { PathContext } from './protectedPaths.ts';
 import { contextOf, type LineScope } from './shellScope.ts';
 
 /** One piece of embedded text: where it sits, and the text (null when it is a file or input the floor cannot read). */
@@ -73,7 +74,7 @@ const texts = (where: string, values: readonly string[]): Embedded[] => values.m
 // ---- git: config keys whose value is a command ----
 
 /** Keys (lower-cased) git runs as a shell command, or whose alias `!…` is one. */
-const gitCommandKey = /^(?:alias\..+|core\.(?:pager|editor|sshcommand|fsmonitor|askpass|gitproxy)|sequence\.editor|diff\.external|pager\..+|interactive\.difffilter|web\.browser|credential\.(?:.+\.)?helper|gpg\.(?:.+\.)?program|(?:diff|merge|filter|difftool|mergetool|man|browser)\..+\.(?:command|textconv|driver|clean|smudge|process|cmd|path)|sendemail\.(?:sendmailcmd|smtpserver|tocmd|cccmd)|remote\..+\.(?:receivepack|uploadpack)|uploadpack\.packobjectshook)$/;
+const gitCommandKey = /^(?:alias\..+|core\.(?:pager|editor|sshcommand|fsmonitor|askpass|gitproxy|alternaterefscommand)|submodule\..+\.update|gpg\.ssh\.defaultkeycommand|sequence\.editor|diff\.external|pager\..+|interactive\.difffilter|web\.browser|credential\.(?:.+\.)?helper|gpg\.(?:.+\.)?program|(?:diff|merge|filter|difftool|mergetool|man|browser)\..+\.(?:command|textconv|driver|clean|smudge|process|cmd|path)|sendemail\.(?:sendmailcmd|smtpserver|tocmd|cccmd)|remote\..+\.(?:receivepack|uploadpack)|uploadpack\.packobjectshook)$/;
 const isGitCommandKey = (key: string): boolean => {
   const dot = key.lastIndexOf('.');
   const first = key.indexOf('.');
@@ -497,8 +498,8 @@ export const embeddedSources: readonly EmbeddedSource[] = [
   {
     name: 'git config KEY VALUE for keys git runs as commands', programs: /^git$/, when: 'later', extract: gitConfig,
     stops: ["git config core.fsmonitor 'rm -rf ~/.hermes/plugins'", "git config --global alias.st '!rm -rf ~/.hermes/plugins'", "git config set core.pager 'rm -rf ~/.hermes/plugins'",
-      "git config --local core.sshCommand 'sh -c \"rm -rf ~/.hermes/plugins\"'"],
-    allows: ['git config core.pager less', 'git config --global alias.st status', 'git config --get core.pager', 'git config user.email a@b.c'],
+      "git config --local core.sshCommand 'sh -c \"rm -rf ~/.hermes/plugins\"'", "git config -f .gitmodules submodule.lib.update '!rm -rf ~/.hermes/plugins'"],
+    allows: ['git config core.pager less', 'git config --global alias.st status', 'git config --get core.pager', 'git config user.email a@b.c', 'git config -f .gitmodules submodule.lib.update rebase'],
   },
   {
     name: 'sed e command and s///e flag', programs: /^(?:sed|gsed)$/, when: 'now', extract: sedExec,
@@ -685,3 +686,20 @@ export const embeddedFindingsOf = (command: SimpleCommand, scope: LineScope, tab
 
 /** The commandRules row's find: every row of the table. */
 export const embeddedCommandFindings = (command: SimpleCommand, scope: LineScope): CommandFinding[] => embeddedFindingsOf(command, scope, embeddedSources);
+
+/**
+ * `export GIT_PAGER='rm …'`, `export PROMPT_COMMAND=…`: Hermes re-sources exported variables before every later
+ * command, so a command variable exported by the line is judged like one set in front of a command. A bare
+ * export has no simple command, so this reads the analysis as a whole (the caller adds it once per line).
+ */
+export const exportedCommandFindings = (analysis: ShellAnalysis, scope: LineScope): CommandFinding[] => {
+  // The line's starting place (a bare export has no command of its own to take one from).
+  const context: PathContext = scope.contexts[0] ?? { home: scope.index.facts.home, hermesHome: scope.index.facts.hermesHome, cwd: null, base: null };
+  const out: CommandFinding[] = [];
+  for (const [name, value] of Object.entries(analysis.exports ?? {})) {
+    if (value === null || !commandVariables.test(name)) continue;
+    const inner = shellTextFindings(value, scope.index, context);
+    if (inner.length > 0) out.push({ id: 'script-would-disable-guard', what: `exported ${name}: ${inner[0]!.what}` });
+  }
+  return out;
+};

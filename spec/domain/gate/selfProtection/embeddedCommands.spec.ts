@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { crontabCommands, embeddedFindingsOf, embeddedSources, makefileText, sedShellTexts, viaAssignments } from '../../../../domain/gate/selfProtection/embeddedCommands.ts';
+import { crontabCommands, embeddedFindingsOf, exportedCommandFindings, exWrittenFiles, embeddedSources, makefileText, sedShellTexts, viaAssignments } from '../../../../domain/gate/selfProtection/embeddedCommands.ts';
 import { exampleFacts } from '../../../../domain/gate/selfProtection/exampleFacts.ts';
 import { protectionIndex } from '../../../../domain/gate/selfProtection/protectedPaths.ts';
 import { findSelfProtection } from '../../../../domain/gate/selfProtection/selfProtectionLayer.ts';
@@ -57,6 +57,19 @@ describe('command text held by another program (options, config keys, variables,
       expect(crontabCommands('# c\nMAILTO=x\n*/5 * * * * rm a\n@reboot rm b')).to.equal('MAILTO=x\nrm a\nrm b'));
     it('a makefile recipe has its simple variables filled in', () =>
       expect(makefileText('P := ~/.hermes/plugins\nx:\n\trm -rf $(P)')).to.include('rm -rf ~/.hermes/plugins'));
+    it('Ex writes become shell writes for the judge; a file opened counts only when the text also writes', () => {
+      expect(exWrittenFiles('w! /a|q')).to.deep.equal(['> /a']);
+      expect(exWrittenFiles('e /b\n%d\nwq')).to.deep.equal(['> /b']);
+      expect(exWrittenFiles('e /b\nset nu')).to.deep.equal([]);
+      expect(exWrittenFiles('call writefile(["x"], "/c")')).to.deep.equal(['> /c']);
+    });
+    describe('a command variable exported for the later lines Hermes runs', () => {
+      const exported = (line: string) => { const analysis = analyze(line); return exportedCommandFindings(analysis, lineScope(analysis, index, null)).map((f) => f.id); };
+      for (const line of ["export GIT_PAGER='rm -rf ~/.hermes/plugins'", "export PROMPT_COMMAND='rm -rf ~/.hermes/plugins'", "declare -x EDITOR='rm -rf ~/.hermes/plugins'"])
+        it(`blocks: ${line}`, () => expect(exported(line)).to.deep.equal(['script-would-disable-guard']));
+      for (const line of ['export GIT_PAGER=cat', "export PROMPT_COMMAND='history -a'", "export NOTE='rm -rf ~/.hermes/plugins'"])
+        it(`allows: ${line}`, () => expect(exported(line)).to.deep.equal([]));
+    });
     it('prefix assignments are read with their quoting; a wrapper label to the next assignment', () => {
       expect(viaAssignments(["A='x y' B=$'p\\tq'"])).to.deep.equal([{ name: 'A', value: 'x y' }, { name: 'B', value: 'p\tq' }]);
       expect(viaAssignments(['env -i A=rm x B=1'])).to.deep.equal([{ name: 'A', value: 'rm x' }, { name: 'B', value: '1' }]);
