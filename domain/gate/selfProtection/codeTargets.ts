@@ -56,7 +56,11 @@ export const codeReachesLoopbackPort = (code: string, port: number): boolean => 
     // `bind(('127.0.0.1', port))` serves; it does not reach tollgate.
     const binds = /\b(?:bind|listen|serve\w*)\s*\(\s*[([]?\s*$/.test(code.slice(Math.max(0, m.index! - 40), m.index!));
     if (after !== null && !binds) {
-      const argument = nextArgument(code, end + after[0].length);
+      let argument = nextArgument(code, end + after[0].length);
+      // `connect(host='localhost', port=5432)`, `{host: 'localhost', port: 3000}`: a keyword's value, when the keyword is a port.
+      const keyword = /^\s*['"]?(\w+)['"]?\s*(?:=(?!=)|:|=>)\s*([\s\S]*)$/.exec(argument);
+      if (keyword !== null && !/port/i.test(keyword[1]!)) continue;
+      if (keyword !== null) argument = keyword[2]!;
       const value = portValue(argument, constants);
       if (value === port || (value === null && /\S/.test(argument) && !/^\s*(?:['"]|None|null|undefined|timeout\b)/.test(argument))) return true;
     }

@@ -109,12 +109,14 @@ describe('tollgate\'s port and pids spelled another way (red team 3, F11, F12)',
   describe('host and port apart in code', () => {
     it('a loopback host next to the port, constant arithmetic or a name assigned it is reached', () => {
       for (const code of ["socket.create_connection(('127.0.0.2', 8787))", "http.client.HTTPConnection('127.0.0.1', 8700+87)", "p = 8700 + 87\nsocket.create_connection(('localhost', p))",
-        "require('net').connect(8787, '127.0.0.1')", "require('http').get({host: 'localhost', port: 0x2253})", "socket.create_connection(('localhost', port))"])
+        "require('net').connect(8787, '127.0.0.1')", "require('http').get({host: 'localhost', port: 0x2253})", "socket.create_connection(('localhost', port))",
+        "psycopg2.connect(host='127.0.0.1', port=8700+87)", "http.request({host: 'localhost', port: p})"])
         expect(codeReachesLoopbackPort(code, 8787), code).to.equal(true);
     });
     it('another host, another port, or a server binding a port is not', () => {
       for (const code of ["socket.create_connection(('example.com', 443))", "socket.create_connection(('localhost', 5432))", "s = socket.socket()\ns.bind(('127.0.0.1', port))",
-        "p = 3000\nurlopen('http://localhost:%d' % p)", "print('127.0.0.1', 8787)"])
+        "p = 3000\nurlopen('http://localhost:%d' % p)", "print('127.0.0.1', 8787)", "psycopg2.connect(host='localhost', port=5432, user=u)",
+        "require('http').get({host: 'localhost', port: 3000})", "redis.Redis('localhost', 6379, db=0)"])
         expect(codeReachesLoopbackPort(code, 8787), code).to.equal(false);
     });
     it('a loopback URL literal with a port filled in later is reached unless the code assigns another port', () => {
