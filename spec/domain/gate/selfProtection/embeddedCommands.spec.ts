@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { crontabCommands, embeddedFindingsOf, exportedCommandFindings, exWrittenFiles, embeddedSources, makefileText, sedShellTexts, viaAssignments } from '../../../../domain/gate/selfProtection/embeddedCommands.ts';
+import { embeddedFindingsOf, embeddedSources, exportedCommandFindings } from '../../../../domain/gate/selfProtection/embeddedCommands.ts';
+import { crontabCommands, exWrittenFiles, makefileText, sedShellTexts, viaAssignments } from '../../../../domain/gate/selfProtection/embeddedLanguages.ts';
 import { exampleFacts } from '../../../../domain/gate/selfProtection/exampleFacts.ts';
 import { protectionIndex } from '../../../../domain/gate/selfProtection/protectedPaths.ts';
 import { findSelfProtection } from '../../../../domain/gate/selfProtection/selfProtectionLayer.ts';
