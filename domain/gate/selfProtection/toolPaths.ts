@@ -54,8 +54,8 @@ export const toolPathRows: readonly ToolPathRow[] = [
     tool: 'browser_navigate', reads: ['url'],
     why: "tools/browser_tool.py opens url in a local browser: file:// reads a file, a loopback URL reaches tollgate's HTTP port.",
     stops: [{ url: 'http://127.0.0.1:8787/v1/approvals' }, { url: 'http://localhost:8787/' }, { url: 'http://[::1]:8787/v1/decisions' }, { url: 'http://127.1:8787' },
-      { url: 'file:///home/agent/project/data/keys/runtime-registrations.json' }, { url: 'file:///home/agent/project/data/http-token' }],
-    allows: [{ url: 'https://example.com' }, { url: 'http://127.0.0.1:3000/' }, { url: 'file:///home/agent/project/README.md' }],
+      { url: 'file:///home/agent/project/data/keys/runtime-registrations.json' }, { url: 'file:///home/agent/project/data/http-token' }, { url: '127.0.0.1:8787/v1/approvals' }],
+    allows: [{ url: 'https://example.com' }, { url: 'http://127.0.0.1:3000/' }, { url: 'file:///home/agent/project/README.md' }, { url: 'localhost:3000' }],
   },
   {
     tool: 'browser_cdp', reads: ['params.url'],
@@ -73,7 +73,7 @@ export const toolPathRows: readonly ToolPathRow[] = [
     tool: 'web_extract', reads: ['urls[]'],
     why: 'tools/web_tools.py fetches every URL in urls; a file:// URL is a read of that file.',
     stops: [{ urls: ['file:///home/agent/project/data/keys/runtime-registrations.json'] }, { urls: ['https://example.com', 'http://127.0.0.1:8787/v1/approvals'] },
-      { urls: ['file://localhost/home/agent/project/data/%68ttp-token'] }],
+      { urls: ['file://localhost/home/agent/project/data/%68ttp-token'] }, { urls: 'http://localhost:8787/v1/approvals' }],
     allows: [{ urls: ['https://example.com', 'https://docs.python.org/3/'] }, { urls: ['file:///home/agent/project/notes.md'] }],
   },
   {
@@ -146,7 +146,8 @@ export const valuesAt = (args: unknown, address: string): string[] => {
   if (head === undefined || typeof args !== 'object' || args === null) return [];
   const many = head.endsWith('[]');
   const value = (args as Record<string, unknown>)[many ? head.slice(0, -2) : head];
-  const items = many ? (Array.isArray(value) ? value : []) : [value];
+  // A lone string where a list is expected: Hermes wraps it in a list.
+  const items = many ? (Array.isArray(value) ? value : [value]) : [value];
   return items.flatMap((item) => rest.length === 0 ? (typeof item === 'string' ? [item] : []) : valuesAt(item, rest.join('.')));
 };
 
@@ -170,8 +171,8 @@ const readFinding = (value: string, context: PathContext, index: ProtectionIndex
     const hit = hitOf(path, context, index);
     if (hit?.kind === 'secret') return { id: 'read-secret', verdict: 'block', what: hit.what };
     if (hit?.kind === 'socket') return { id: 'socket-client', verdict: 'block', what: hit.what };
-    return null;
   }
+  // A URL, or a host:port without a scheme (`127.0.0.1:8787/v1/approvals`, which a browser opens as http).
   return portOrSocketIn(value, index);
 };
 
@@ -253,16 +254,27 @@ export const knownTools: ReadonlySet<string> = new Set([
   'kanban_list', 'kanban_show', 'kanban_unblock', 'yb_query_group_info', 'yb_query_group_members', 'yb_search_sticker', 'yb_send_sticker',
 ]);
 
-/** Every string in the arguments that could be one path or URL (one word, no spaces), a few levels deep. */
-const singleWords = (value: unknown, depth = 0): string[] => {
-  if (typeof value === 'string') return value.length > 0 && value.length < 4096 && !/\s/.test(value.trim()) ? [value.trim()] : [];
+/** Every string in the arguments, a few levels deep. */
+const strings = (value: unknown, depth = 0): string[] => {
+  if (typeof value === 'string') return value.trim() === '' ? [] : [value.trim()];
   if (depth >= 4 || typeof value !== 'object' || value === null) return [];
-  return (Array.isArray(value) ? value : Object.values(value)).flatMap((v) => singleWords(v, depth + 1));
+  return (Array.isArray(value) ? value : Object.values(value)).flatMap((v) => strings(v, depth + 1));
 };
+/** The strings that could be one path or URL (one word, no spaces). */
+const singleWords = (value: unknown): string[] => strings(value).filter((s) => s.length < 4096 && !/\s/.test(s));
 
 /** A tool the floor does not know: any argument naming a protected path counts as a write of it, any URL is checked. */
 const unknownToolFindings = (tool: string, args: Args, index: ProtectionIndex, context: PathContext): ToolPathFinding[] => {
   const findings: ToolPathFinding[] = [];
+  // Text (a command, a script, a message): what it names, the way a code cell's text is read (it may be a shell's).
+  for (const text of strings(args).filter((s) => /\s/.test(s))) {
+    const hit = hitInText(text, context, index);
+    const what = hit === null ? '' : `${hit.what}, named in the text of ${tool}, which the floor does not know (it may act on it)`;
+    if (hit !== null) findings.push(hit.kind === 'secret' ? { id: 'read-secret', verdict: 'block', what } : hit.kind === 'socket' || hit.kind === 'socket-dir'
+      ? { id: 'socket-client', verdict: 'block', what } : { ...writeFinding(hit), what });
+    const reach = portOrSocketIn(text, index);
+    if (reach !== null) findings.push(reach);
+  }
   for (const word of singleWords(args)) {
     const path = fileUrlPath(word) ?? (hasScheme(word) ? null : word);
     if (path === null) {
