@@ -89,6 +89,8 @@ const writesProtected = (command: SimpleCommand, scope: LineScope): string | nul
   const hit = firstHit(operands.writes, command, scope, blocking);
   if (hit !== null) return describe(hit);
   const context = contextOf(scope, command);
+  const through = throughLineLink(operands.writes, command, scope);
+  if (through !== null) return through;
   // Removed, moved or re-moded whole; poured into (an archive, a patch, a work tree); pointed at by a new link.
   for (const word of [...operands.trees, ...(operands.fills ?? []), ...(operands.linkTargets ?? [])]) {
     const inside = treeHit(word, context, scope);
@@ -127,6 +129,33 @@ const writesProtected = (command: SimpleCommand, scope: LineScope): string | nul
         const inside = resolved?.absolute == null ? null : containsProtected(resolved.absolute, scope.index);
         if (inside !== null) return describe(inside);
       }
+    }
+  }
+  return null;
+};
+
+/**
+ * A write below a symbolic link an earlier command of the same line made (`ln -s "$(echo ~/.hermes)" /tmp/q &&
+ * echo x > /tmp/q/config.yaml`): the call's file-system facts were read before the link existed, so the write is
+ * judged where the link leads, and a link to a place the floor cannot know makes the write unknowable (red team 3, F8).
+ */
+const throughLineLink = (writes: readonly string[], command: SimpleCommand, scope: LineScope): string | null => {
+  const at = scope.analysis.commands.indexOf(command);
+  for (const maker of scope.analysis.commands.slice(0, Math.max(0, at))) {
+    if (maker.program !== 'ln' || !maker.args.some((a) => /^-[a-zA-Z]*s/.test(a) || a === '--symbolic')) continue;
+    const operands = maker.args.filter((a) => !a.startsWith('-'));
+    if (operands.length < 2) continue;
+    const target = operands[0]!;
+    const linkPath = resolvePath(operands[operands.length - 1]!, contextOf(scope, maker))?.absolute;
+    if (linkPath == null) continue;
+    const context = contextOf(scope, command);
+    for (const word of writes) {
+      const written = resolvePath(word, context)?.absolute;
+      if (written == null || (written !== linkPath && !written.startsWith(`${linkPath}/`))) continue;
+      const led = resolvePath(target, contextOf(scope, maker));
+      if (led?.absolute == null) return `${word}, through a link to ${target}, which the floor cannot know`;
+      const hit = hitOf(`${led.absolute}${written.slice(linkPath.length)}`, context, scope.index);
+      if (hit !== null && blocking(hit)) return describe(hit);
     }
   }
   return null;
@@ -286,6 +315,7 @@ export const protectionRules: readonly ProtectionRule[] = [
       // A path after an expansion the floor cannot know may be in any folder (red team 3, F9); hard links (F10).
       'rm -rf $(echo ~/.hermes)/plugins', 'rm -rf ${X:-~/.hermes}/plugins', 'set -- ~/.hermes; rm -rf $1/plugins', 'rm -rf "$D"/data/keys',
       'cp --link ~/.hermes/config.yaml /tmp/h', 'cp --link /home/agent/project/data/ledger.db /tmp/l',
+      'ln -s "$(echo ~/.hermes)" /tmp/q2 && echo x > /tmp/q2/config.yaml', 'ln -sfn $T /tmp/q3; echo x > /tmp/q3/config.yaml',
       // The ledger through SQLite's URI and ATTACH forms (red team 3, F3).
       "sqlite3 'file:data/ledger.db?mode=rw' 'delete from events'", "sqlite3 :memory: \"attach 'data/ledger.db' as l; delete from l.events\"",
       // Hermes' own code in site-packages (F10).
@@ -293,6 +323,7 @@ export const protectionRules: readonly ProtectionRule[] = [
     ],
     allows: [
       'echo "see the docs. Then run it" >> notes.md', 'cat tollgate.yaml', 'cat ~/.hermes/config.yaml', 'ls data/', 'grep yolo tollgate.yaml',
+      'ln -s /tmp/build /tmp/b && echo x > /tmp/b/out.txt', 'ln -sf $(which python3) /tmp/py && echo ok > /tmp/log.txt',
       'rm -rf $BUILD/out', 'echo x > "$OUT/report.txt"', "sqlite3 app.db 'select 1'", 'curl -o page.html file:///tmp/page.html', 'cp a.txt "$DEST/"', 'mkdir -p "$(dirname out/x)"', 'cp --link a.txt /tmp/a.txt',
       'cp tollgate.yaml /tmp/tollgate.yaml.bak', 'echo x > data/report.csv', 'echo x > bin/run.sh', 'rm -rf build/', 'sed -i s/a/b/ src/app.ts',
       'echo "AGENTS.md explains it" > notes.md', 'git commit -m "update tollgate.yaml and AGENTS.md docs"', 'diff tollgate.yaml tollgate.example.yaml',
