@@ -545,7 +545,9 @@ const writesOf = (c: SimpleCommand): { path: string; text: string; append: boole
 export const embeddedTexts = (command: SimpleCommand, analysis: ShellAnalysis, table: readonly EmbeddedSource[] = embeddedSources): (Embedded & { when: 'now' | 'later' })[] => {
   const rows = table.filter((s) => s.programs.test(command.program));
   if (rows.length === 0) return [];
-  const line: LineText = { written: command === analysis.commands[0] ? new Map() : writtenBefore(analysis, command) };
+  // Most commands never ask what the line wrote before them: work it out only when a row does.
+  let written: Map<string, string> | undefined;
+  const line: LineText = { get written() { return written ??= command === analysis.commands[0] ? new Map() : writtenBefore(analysis, command); } };
   return rows.flatMap((row) => row.extract(command, line).map((e) => ({ ...e, when: row.when })));
 };
 
