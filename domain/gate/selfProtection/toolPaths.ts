@@ -191,6 +191,11 @@ const portOrSocketIn = (text: string, index: ProtectionIndex): ToolPathFinding |
 const writeFinding = (hit: PathHit): ToolPathFinding =>
   hit.kind === 'hermes-home' ? { id: 'hermes-home-change', verdict: 'ask', what: hit.what } : { id: 'write-protected-path', verdict: 'block', what: hit.what };
 
+/** Something named where the floor cannot tell a read from a write: a key is a read, a socket a client, the rest a write. */
+const namedFinding = (hit: PathHit, what: string = hit.what): ToolPathFinding =>
+  hit.kind === 'secret' ? { id: 'read-secret', verdict: 'block', what }
+    : hit.kind === 'socket' || hit.kind === 'socket-dir' ? { id: 'socket-client', verdict: 'block', what } : { ...writeFinding(hit), what };
+
 export const toolPathFindings = (tool: string, args: Args, index: ProtectionIndex, context: PathContext): ToolPathFinding[] => {
   const row = rowsByTool.get(tool);
   if (row === undefined) return knownTools.has(tool) ? [] : unknownToolFindings(tool, args, index, context);
@@ -231,8 +236,7 @@ const typedFindings = (tool: string, data: unknown, action: unknown, index: Prot
   const findings: ToolPathFinding[] = typedInputFindings(data, action === 'submit')
     .map((h) => ({ id: 'hidden-command', verdict: 'block', what: `${h.name} in a ${tool} input: ${h.why}` }));
   const hit = hitInText(data, context, index);
-  if (hit !== null) findings.push(hit.kind === 'secret' ? { id: 'read-secret', verdict: 'block', what: hit.what } : hit.kind === 'socket' || hit.kind === 'socket-dir'
-    ? { id: 'socket-client', verdict: 'block', what: hit.what } : writeFinding(hit));
+  if (hit !== null) findings.push(namedFinding(hit));
   const reach = portOrSocketIn(data, index);
   if (reach !== null) findings.push(reach);
   return findings;
@@ -269,25 +273,16 @@ const unknownToolFindings = (tool: string, args: Args, index: ProtectionIndex, c
   // Text (a command, a script, a message): what it names, the way a code cell's text is read (it may be a shell's).
   for (const text of strings(args).filter((s) => /\s/.test(s))) {
     const hit = hitInText(text, context, index);
-    const what = hit === null ? '' : `${hit.what}, named in the text of ${tool}, which the floor does not know (it may act on it)`;
-    if (hit !== null) findings.push(hit.kind === 'secret' ? { id: 'read-secret', verdict: 'block', what } : hit.kind === 'socket' || hit.kind === 'socket-dir'
-      ? { id: 'socket-client', verdict: 'block', what } : { ...writeFinding(hit), what });
+    if (hit !== null) findings.push(namedFinding(hit, `${hit.what}, named in the text of ${tool}, which the floor does not know (it may act on it)`));
     const reach = portOrSocketIn(text, index);
     if (reach !== null) findings.push(reach);
   }
   for (const word of singleWords(args)) {
     const path = fileUrlPath(word) ?? (hasScheme(word) ? null : word);
-    if (path === null) {
-      const reach = portOrSocketIn(word, index);
-      if (reach !== null) findings.push(reach);
-      continue;
-    }
-    const hit = hitOf(path, context, index);
-    if (hit === null) continue;
-    const what = `${hit.what}, named by ${tool}, which the floor does not know (it may write it)`;
-    if (hit.kind === 'secret') findings.push({ id: 'read-secret', verdict: 'block', what });
-    else if (hit.kind === 'socket' || hit.kind === 'socket-dir') findings.push({ id: 'socket-client', verdict: 'block', what });
-    else findings.push({ ...writeFinding(hit), what });
+    const hit = path === null ? null : hitOf(path, context, index);
+    if (hit !== null) findings.push(namedFinding(hit, `${hit.what}, named by ${tool}, which the floor does not know (it may write it)`));
+    const reach = portOrSocketIn(word, index);
+    if (reach !== null) findings.push(reach);
   }
   return findings;
 };
