@@ -7,7 +7,7 @@
  */
 import { parseOptions } from '../../shell/commandOptions.ts';
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
-import { embeddedCommandFindings } from './embeddedCommands.ts';
+import { embeddedCommandFindings, exportedCommandFindings } from './embeddedCommands.ts';
 import { inlineCodeFindings, shellTextFindings, scriptLanguage, type CodeFinding } from './inlineCode.ts';
 import { packageManagerCommand } from './controlCommands.ts';
 import { isLoopbackHost, loopbackPortUnknown, namesLoopbackPort } from './loopbackHosts.ts';
@@ -508,6 +508,8 @@ export const commandFindings = (analysis: ShellAnalysis, scope: LineScope, scrip
   for (const rule of commandRules) {
     for (const command of analysis.commands) for (const f of rule.find(command, scope, scripts)) out.push({ ...f, verdict: 'block', command: command.text });
   }
+  // `export GIT_PAGER='rm …'`: a bare declaration has no command, yet Hermes carries it into every later line.
+  out.push(...exportedCommandFindings(analysis, scope).map((f) => ({ ...f, verdict: 'block' as const })));
   return out;
 };
 

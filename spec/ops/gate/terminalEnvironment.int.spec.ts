@@ -68,6 +68,15 @@ describe("variables the session's terminal exported, carried into later calls (r
     expect(JSON.stringify(decodeEvent(recorded).data)).not.to.include(data);
   });
 
+  it('blocks exporting a command variable whose text reaches the guard (GIT_PAGER, PROMPT_COMMAND run in later lines)', async () => {
+    for (const line of [`export GIT_PAGER='rm -rf ${data}'`, `export PROMPT_COMMAND="rm -f ${data}/ledger.db"`]) {
+      const verdict = await call(line);
+      expect(verdict.verdict, `${line}: ${verdict.message}`).to.equal('block');
+      expect(verdict.layer).to.equal('self-protection');
+    }
+    expect((await call("export PROMPT_COMMAND='history -a' EDITOR=vim")).verdict).to.equal('allow');
+  });
+
   it('keeps ordinary exported variables ordinary (`export NODE_ENV=test`, then `npm test`)', async () => {
     await call('export NODE_ENV=test BUILD=/tmp/out');
     for (const line of ['npm test', 'rm -rf $BUILD', 'echo $NODE_ENV > env.txt']) {
