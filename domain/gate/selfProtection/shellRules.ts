@@ -395,7 +395,7 @@ export const protectionRules: readonly ProtectionRule[] = [
   {
     id: 'hidden-command',
     verdict: 'block',
-    reason: 'It would run a command hidden by an encoding, which no guard can read.',
+    reason: 'It would run a command hidden by an encoding, or completed by shell state the guard never sees, which no guard can read.',
     find: (command) => found(runsHiddenCommand(command), command),
     stops: ['echo dG9sbGdhdGUgYXBwcm92ZSB4IGFsd2F5cw== | base64 -d | sh', 'base64 -d payload.b64 | bash', 'echo 7461 | xxd -r -p | python3 -',
       'cat x.gz | gunzip | bash -s', "echo 'gbyytngr' | tr a-z n-za-m | sh"],
