@@ -45,7 +45,7 @@ export const readOnlyPrograms: ReadonlySet<string> = new Set([
 ]);
 
 /** Programs that run code given in their arguments: paths inside that code count. */
-const interpreters = /^(?:python[0-9.]*|node|nodejs|bun|deno|perl|ruby|php|osascript|lua|Rscript|sqlite3?|duckdb)$/;
+const interpreters = /^(?:python[0-9.]*|node|nodejs|bun|deno|perl|ruby|php|osascript|lua|Rscript|sqlite3?|duckdb|[gmn]?awk)$/;
 
 const gitReadSubcommands = new Set(['log', 'diff', 'show', 'status', 'blame', 'ls-files', 'grep', 'rev-parse', 'describe', 'shortlog', 'cat-file']);
 const copyGrammar = { shortWithValue: 'tSgmoB', longWithValue: ['target-directory', 'suffix', 'group', 'mode', 'owner', 'backup'] };

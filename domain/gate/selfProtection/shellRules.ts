@@ -315,7 +315,7 @@ export const protectionRules: readonly ProtectionRule[] = [
       // A path after an expansion the floor cannot know may be in any folder (red team 3, F9); hard links (F10).
       'rm -rf $(echo ~/.hermes)/plugins', 'rm -rf ${X:-~/.hermes}/plugins', 'set -- ~/.hermes; rm -rf $1/plugins', 'rm -rf "$D"/data/keys',
       'cp --link ~/.hermes/config.yaml /tmp/h', 'cp --link /home/agent/project/data/ledger.db /tmp/l',
-      'ln -s "$(echo ~/.hermes)" /tmp/q2 && echo x > /tmp/q2/config.yaml', 'ln -sfn $T /tmp/q3; echo x > /tmp/q3/config.yaml',
+      'awk \'{print > "/home/agent/.hermes/config.yaml"}\' /etc/hosts', 'ln -s "$(echo ~/.hermes)" /tmp/q2 && echo x > /tmp/q2/config.yaml', 'ln -sfn $T /tmp/q3; echo x > /tmp/q3/config.yaml',
       // The ledger through SQLite's URI and ATTACH forms (red team 3, F3).
       "sqlite3 'file:data/ledger.db?mode=rw' 'delete from events'", "sqlite3 :memory: \"attach 'data/ledger.db' as l; delete from l.events\"",
       // Hermes' own code in site-packages (F10).
@@ -323,7 +323,7 @@ export const protectionRules: readonly ProtectionRule[] = [
     ],
     allows: [
       'echo "see the docs. Then run it" >> notes.md', 'cat tollgate.yaml', 'cat ~/.hermes/config.yaml', 'ls data/', 'grep yolo tollgate.yaml',
-      'ln -s /tmp/build /tmp/b && echo x > /tmp/b/out.txt', 'ln -sf $(which python3) /tmp/py && echo ok > /tmp/log.txt',
+      "awk '{print $2}' notes.txt", "awk -F: '{print $1}' /etc/passwd > users.txt", 'ln -s /tmp/build /tmp/b && echo x > /tmp/b/out.txt', 'ln -sf $(which python3) /tmp/py && echo ok > /tmp/log.txt',
       'rm -rf $BUILD/out', 'echo x > "$OUT/report.txt"', "sqlite3 app.db 'select 1'", 'curl -o page.html file:///tmp/page.html', 'cp a.txt "$DEST/"', 'mkdir -p "$(dirname out/x)"', 'cp --link a.txt /tmp/a.txt',
       'cp tollgate.yaml /tmp/tollgate.yaml.bak', 'echo x > data/report.csv', 'echo x > bin/run.sh', 'rm -rf build/', 'sed -i s/a/b/ src/app.ts',
       'echo "AGENTS.md explains it" > notes.md', 'git commit -m "update tollgate.yaml and AGENTS.md docs"', 'diff tollgate.yaml tollgate.example.yaml',
