@@ -39,6 +39,7 @@ EXAMPLES: Dict[str, Tuple[str, str]] = {
     "prepended-format": ("x\u0600y", "x\\u0600y"),
     "bidi-mark": ("a\u200fb", "a\\u200fb"),
     "hangul-filler": ("a\u3164b", "a\\u3164b"),
+    "braille-blank": ("rm\u2800-rf", "rm\\u2800-rf"),
     "khmer-inherent-vowel": ("a\u17b4b", "a\\u17b4b"),
     "mongolian-selector": ("a\u180eb", "a\\u180eb"),
     "zero-width": ("rm\u200b -rf", "rm\\u200b -rf"),
