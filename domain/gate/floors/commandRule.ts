@@ -24,27 +24,6 @@ export interface DangerousRule extends CommandRule {
   readonly asks: readonly string[];
 }
 
-/** Rules by the program they can match, and those that can match any program, with their table positions. */
-interface RuleIndex {
-  readonly byProgram: ReadonlyMap<string, readonly number[]>;
-  readonly anyProgram: readonly number[];
-}
-
-const ruleIndexes = new WeakMap<readonly CommandRule[], RuleIndex>();
-
-const indexOf = (rules: readonly CommandRule[]): RuleIndex => {
-  let index = ruleIndexes.get(rules);
-  if (index !== undefined) return index;
-  const byProgram = new Map<string, number[]>();
-  const anyProgram: number[] = [];
-  rules.forEach((rule, at) => {
-    if (rule.programs === undefined) { anyProgram.push(at); return; }
-    for (const program of rule.programs) byProgram.set(program, [...(byProgram.get(program) ?? []), at]);
-  });
-  ruleIndexes.set(rules, index = { byProgram, anyProgram });
-  return index;
-};
-
 /** Each line's hits per table: the gate and the question it asks read the same line's hits more than once. */
 const hitsOfLine = new WeakMap<ShellAnalysis, Map<readonly CommandRule[], readonly RuleHit[]>>();
 
@@ -58,24 +37,17 @@ export const matchRules = (rules: readonly CommandRule[], analysis: ShellAnalysi
 };
 
 const findHits = (rules: readonly CommandRule[], analysis: ShellAnalysis): RuleHit[] => {
-  const { byProgram, anyProgram } = indexOf(rules);
-  // Only the rows that can match each command are asked; the pairs found are then put back in table order.
-  const found: { rule: number; command: number }[] = [];
-  analysis.commands.forEach((command, at) => {
-    for (const rows of [byProgram.get(command.program), anyProgram]) {
-      for (const rule of rows ?? []) if (rules[rule]!.matches(command)) found.push({ rule, command: at });
-    }
-  });
-  found.sort((a, b) => a.rule - b.rule || a.command - b.command);
   const hits: RuleHit[] = [];
   const seen = new Set<string>();
-  for (const { rule: at, command: which } of found) {
-    const rule = rules[at]!;
-    const command = analysis.commands[which]!;
-    const key = `${rule.id}\u0000${command.text}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    hits.push({ ruleId: rule.id, reason: rule.reason, command: command.text });
+  for (const rule of rules) {
+    for (const command of analysis.commands) {
+      if (rule.programs && !rule.programs.has(command.program)) continue;
+      if (!rule.matches(command)) continue;
+      const key = `${rule.id}\u0000${command.text}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      hits.push({ ruleId: rule.id, reason: rule.reason, command: command.text });
+    }
   }
   return hits;
 };

@@ -542,8 +542,21 @@ const writesOf = (c: SimpleCommand): { path: string; text: string; append: boole
 };
 
 /** Every piece of embedded command text in one simple command, with the row it came from. */
+/** The rows that can read a program, worked out once per table and program name. */
+const rowsByProgram = new WeakMap<readonly EmbeddedSource[], Map<string, readonly EmbeddedSource[]>>();
+const rowsFor = (table: readonly EmbeddedSource[], program: string): readonly EmbeddedSource[] => {
+  let byProgram = rowsByProgram.get(table);
+  if (byProgram === undefined) rowsByProgram.set(table, byProgram = new Map());
+  let rows = byProgram.get(program);
+  if (rows === undefined) {
+    rows = table.filter((s) => s.programs.test(program));
+    if (byProgram.size < 4096) byProgram.set(program, rows);
+  }
+  return rows;
+};
+
 export const embeddedTexts = (command: SimpleCommand, analysis: ShellAnalysis, table: readonly EmbeddedSource[] = embeddedSources): (Embedded & { when: 'now' | 'later' })[] => {
-  const rows = table.filter((s) => s.programs.test(command.program));
+  const rows = rowsFor(table, command.program);
   if (rows.length === 0) return [];
   // Most commands never ask what the line wrote before them: work it out only when a row does.
   let written: Map<string, string> | undefined;

@@ -69,6 +69,7 @@ const computeOperands = (command: SimpleCommand): Operands => {
   const redirectReads = command.redirects.filter((r) => /^\d*<>?$/.test(r.op) && !r.target.startsWith('&')).map((r) => r.target);
   // Bash reads the file itself for `$(<f)` (and `` `<f` ``): a read, whatever the program.
   for (const word of [...command.args, ...command.redirects.map((r) => r.target)]) {
+    if (!word.includes('<')) continue;
     for (const m of word.matchAll(/(?:\$\(|`)\s*<\s*([^\s)`]+)\s*(?:\)|`)/g)) redirectReads.push(m[1]!);
   }
   const own = programOperands(command);
@@ -202,6 +203,8 @@ const writeAll = (words: readonly string[]): Operands => ({ writes: words, reads
 
 /** The word itself, and the value of `--opt=VALUE`, `KEY=VALUE` (dd of=), `-oVALUE`, curl's `@FILE`. */
 export const wordsIn = (arg: string): string[] => {
+  // Most words are plain: nothing below can split them.
+  if (arg[0] !== '-' && !arg.includes('=') && !arg.includes('@') && !arg.startsWith('file:')) return [arg];
   const out = [arg];
   const eq = /^(?:--?[A-Za-z][\w-]*|[A-Za-z_][\w]*)=(.*)$/s.exec(arg);
   if (eq !== null) out.push(eq[1]!);
