@@ -139,7 +139,7 @@ export class CommandExtractor {
       case 'redirected_statement':
         return this.redirectedStatement(node, scope, level, tail);
       case 'pipeline':
-        this.pipeline(pipelineStages(node).map(this.nodeStage), scope, level, tail);
+        this.pipeline(pipelineStages(node).map((n) => this.nodeStage(n)), scope, level, tail);
         return undefined;
       case 'list': {
         const statements = listStatements(node);
@@ -264,7 +264,7 @@ export class CommandExtractor {
     const runBody = (bodyScope: Scope, bodyLevel: number, bodyTail: Tail): SimpleCommand | undefined =>
       body ? this.visit(body, bodyScope, bodyLevel, bodyTail) : this.bareRedirection(node, bodyScope, bodyTail);
     if (pipeTo.length > 0) {
-      const stages: Stage[] = [(s, l) => runBody(s, l, ownTail), ...pipeTo.flatMap(pipelineStages).map(this.nodeStage)];
+      const stages: Stage[] = [(s, l) => runBody(s, l, ownTail), ...pipeTo.flatMap(pipelineStages).map((n) => this.nodeStage(n))];
       this.pipeline(stages, scope, level, tail);
     } else {
       primary = runBody(scope, level + 1, ownTail);
@@ -273,7 +273,9 @@ export class CommandExtractor {
     return primary;
   }
 
-  private readonly nodeStage = (node: Node): Stage => (scope, level, tail) => this.visit(node, scope, level, tail);
+  private nodeStage(node: Node): Stage {
+    return (scope, level, tail) => this.visit(node, scope, level, tail);
+  }
 
   /** `> file` alone truncates the file: reported as the null command `:` with that redirection. */
   private bareRedirection(node: Node, scope: Scope, tail: Tail): SimpleCommand {

@@ -34,27 +34,22 @@ export const callPathFacts = (input: CallPathInput, protection: ProtectionFacts)
   const cwd = input.cwd !== null && input.cwd.startsWith('/') ? normalizePath(input.cwd) : null;
   const absolutes = new Set<string>();
   const context: PathContext = { home: protection.home, hermesHome: protection.hermesHome, cwd };
-  const add = (word: string, at: PathContext = context, any = false) => {
-    if (absolutes.size >= maxPaths || (!any && !word.includes('/'))) return;
-    const absolute = resolvePath(word, at)?.absolute;
-    if (absolute != null) absolutes.add(absolute);
-  };
   if (cwd !== null) absolutes.add(cwd);
   const workdir = typeof input.args['workdir'] === 'string' ? input.args['workdir'] : null;
-  for (const key of ['path', 'file_path', 'notebook_path']) if (typeof input.args[key] === 'string') add(input.args[key] as string);
-  if (input.tool === 'patch') for (const path of patchTargets(input.args).paths) add(path);
+  for (const key of ['path', 'file_path', 'notebook_path']) if (typeof input.args[key] === 'string') addPath(absolutes, input.args[key] as string, context);
+  if (input.tool === 'patch') for (const path of patchTargets(input.args).paths) addPath(absolutes, path, context);
   // Hermes' other tools (text_to_speech's output_path, file:// URLs, an MCP tool's paths): toolPaths.ts names them.
-  for (const path of toolPathWords(input.tool, input.args)) add(path);
-  if (input.tool === 'execute_code' && typeof input.args['code'] === 'string') for (const text of pythonStringLiterals(input.args['code'])) add(text);
+  for (const path of toolPathWords(input.tool, input.args)) addPath(absolutes, path, context);
+  if (input.tool === 'execute_code' && typeof input.args['code'] === 'string') for (const text of pythonStringLiterals(input.args['code'])) addPath(absolutes, text, context);
   if (input.shell !== null) {
     const scope = lineScope(input.shell, protectionIndex(protection), startDirectory(workdir, cwd));
     for (const command of input.shell.commands) {
       const at = contextOf(scope, command);
       if (at.cwd !== null) absolutes.add(at.cwd);
-      for (const word of [command.programPath, ...argWords(command), ...command.redirects.map((r) => r.target)]) add(word, at);
+      for (const word of [command.programPath, ...argWords(command), ...command.redirects.map((r) => r.target)]) addPath(absolutes, word, at);
       // A copy's destination names a folder even without a '/' (`cp evil/tollgate.yaml main`).
       const last = command.args[command.args.length - 1];
-      if (copyPrograms.has(command.program) && last !== undefined && !last.startsWith('-')) add(last, at, true);
+      if (copyPrograms.has(command.program) && last !== undefined && !last.startsWith('-')) addPath(absolutes, last, at, true);
     }
   }
   const links: Record<string, string> = {};
@@ -65,6 +60,13 @@ export const callPathFacts = (input: CallPathInput, protection: ProtectionFacts)
     if (!isPattern(path) && isDirectory(real)) dirs.push(path);
   }
   return { cwd, links, dirs };
+};
+
+/** Adds a word's absolute form (words without a '/' only when `any`: a relative one is also judged by its tail). */
+const addPath = (absolutes: Set<string>, word: string, at: PathContext, any = false): void => {
+  if (absolutes.size >= maxPaths || (!any && !word.includes('/'))) return;
+  const absolute = resolvePath(word, at)?.absolute;
+  if (absolute != null) absolutes.add(absolute);
 };
 
 /**

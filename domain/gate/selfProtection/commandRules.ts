@@ -77,28 +77,27 @@ const isDaemonUser = (value: string, index: ProtectionIndex): boolean => {
 const killsByFacts = (command: SimpleCommand, scope: LineScope): CommandFinding[] => {
   const { program, args } = command;
   const port = scope.index.facts.httpPort;
-  const what = (text: string) => one('kill-guard', text);
   if (program === 'fuser' && args.some((a) => /^-[a-zA-Z]*k/.test(a))) {
     const tcp = args.includes('-n') || args.includes('--namespace') ? args.some((a) => port !== null && a === String(port)) : false;
     if (tcp || (port !== null && args.some((a) => portSpec(a, port))) || args.some((a) => ['socket', 'socket-dir', 'data'].includes(wordHit(scope, command, a)?.kind ?? '')))
-      return what('the holder of tollgate\'s port or socket');
+      return one('kill-guard', 'the holder of tollgate\'s port or socket');
   }
   // `echo 4242 > /tmp/p; kill $(cat /tmp/p)`: the pid goes through a file written on the line.
   const pid = scope.index.facts.pid;
   if (program === 'kill' && pid !== null && args.some(dynamic)
     && [...writtenOnLine(scope.analysis, command).values()].some((text) => text.split(/\s+/).some((t) => /^\+?0*\d+$/.test(t) && Number(t) === pid)))
-    return what('the daemon, through a pid written on the line');
+    return one('kill-guard', 'the daemon, through a pid written on the line');
   if (program === 'kill' || (program === 'xargs' && args.includes('kill'))) {
     const fed = args.some((a) => /lsof|fuser|\bss\b|netstat/.test(a)) || command.via.some((v) => v.startsWith('xargs')) || command.pipedFrom.length > 0;
-    if (fed && findsPortHolder(scope.analysis, scope)) return what('the holder of tollgate\'s port or socket');
+    if (fed && findsPortHolder(scope.analysis, scope)) return one('kill-guard', 'the holder of tollgate\'s port or socket');
   }
   if (['pkill', 'killall', 'skill', 'snice', 'kill', 'slay'].includes(program)) {
     const users = program === 'slay' ? args.filter((a) => !a.startsWith('-')) : userValues(command);
     const user = users.find((u) => isDaemonUser(u, scope.index));
-    if (user !== undefined) return what(`every process of ${user}`);
+    if (user !== undefined) return one('kill-guard', `every process of ${user}`);
   }
   if (program === 'loginctl' && ['terminate-user', 'kill-user', 'terminate-session', 'kill-session'].includes(args.find((a) => !a.startsWith('-')) ?? ''))
-    return what('a login session of the daemon\'s user');
+    return one('kill-guard', 'a login session of the daemon\'s user');
   return [];
 };
 

@@ -29,6 +29,8 @@ export interface EmbeddedSource {
   /** The row's heading: program and place. */
   readonly name: string;
   readonly programs: RegExp;
+  /** A cheap test the command must pass before `extract` reads it (a row for every program narrows this way). */
+  readonly applies?: (command: SimpleCommand) => boolean;
   /** 'later': the text is stored and run by a scheduler or a later git call, out of the gate's sight. */
   readonly when: 'now' | 'later';
   readonly extract: (command: SimpleCommand, line: LineText) => readonly Embedded[];
@@ -510,7 +512,7 @@ export const embeddedSources: readonly EmbeddedSource[] = [
     allows: ["printf '[user]\\n\\tname = x\\n' >> ~/.gitconfig", "echo 'npm test' > .git/hooks/pre-commit", "echo 'set number' >> ~/.vimrc", "printf 'all:\\n\\tgo build\\n' > Makefile", "echo 'rm -rf ~/.hermes/plugins' > notes.md"],
   },
   {
-    name: 'environment variables holding a command or a startup file', programs: /./, when: 'now', extract: environment,
+    name: 'environment variables holding a command or a startup file', programs: /./, applies: (c) => c.via.length > 0, when: 'now', extract: environment,
     stops: ["GIT_PAGER='rm -rf ~/.hermes/plugins' git log", "PROMPT_COMMAND='rm -rf ~/.hermes/plugins' bash -i", "echo 'rm -rf ~/.hermes/plugins' > /tmp/e.sh; BASH_ENV=/tmp/e.sh bash -c true",
       "echo 'rm -rf ~/.hermes/plugins' > /tmp/e.sh; ENV=/tmp/e.sh sh -i", "PAGER='rm -rf ~/.hermes/plugins' man ls", "EDITOR='rm -rf ~/.hermes/plugins' crontab -e",
       "env GIT_PAGER='rm -rf ~/.hermes/plugins' git log", "sudo GIT_SSH_COMMAND='rm -rf ~/.hermes/plugins' git fetch", "LESSOPEN='|rm -rf ~/.hermes/plugins %s' less /etc/hosts",
@@ -556,13 +558,24 @@ const rowsFor = (table: readonly EmbeddedSource[], program: string): readonly Em
 };
 
 export const embeddedTexts = (command: SimpleCommand, analysis: ShellAnalysis, table: readonly EmbeddedSource[] = embeddedSources): (Embedded & { when: 'now' | 'later' })[] => {
-  const rows = rowsFor(table, command.program);
-  if (rows.length === 0) return [];
-  // Most commands never ask what the line wrote before them: work it out only when a row does.
-  let written: Map<string, string> | undefined;
-  const line: LineText = { get written() { return written ??= command === analysis.commands[0] ? new Map() : writtenBefore(analysis, command); } };
-  return rows.flatMap((row) => row.extract(command, line).map((e) => ({ ...e, when: row.when })));
+  const out: (Embedded & { when: 'now' | 'later' })[] = [];
+  let line: LineText | undefined;
+  for (const row of rowsFor(table, command.program)) {
+    if (row.applies !== undefined && !row.applies(command)) continue;
+    line ??= new WrittenBefore(analysis, command);
+    for (const e of row.extract(command, line)) out.push({ ...e, when: row.when });
+  }
+  return out;
 };
+
+/** Most commands never ask what the line wrote before them: it is worked out only when a row does. */
+class WrittenBefore implements LineText {
+  private files: Map<string, string> | undefined;
+  constructor(private readonly analysis: ShellAnalysis, private readonly command: SimpleCommand) {}
+  get written(): ReadonlyMap<string, string> {
+    return this.files ??= this.command === this.analysis.commands[0] ? new Map() : writtenBefore(this.analysis, this.command);
+  }
+}
 
 /**
  * The floor's reading of embedded text: judged like a script written on the line. Text run now keeps the

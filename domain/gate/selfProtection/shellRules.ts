@@ -41,24 +41,26 @@ const firstHit = (words: readonly string[], command: SimpleCommand, scope: LineS
 const blocking = (hit: PathHit): boolean => hit.kind !== 'hermes-home';
 const loopbackHost = /(?:^|[/@[\s:'"])(?:127(?:\.\d{1,3}){3}|localhost|0\.0\.0\.0|\[?::1\]?|\[?::ffff:127\.0\.0\.1\]?)(?=[:/\]\s'"]|$)/i;
 
+/** The socket (or socket folder) a word of the command names, if any. */
+const socketWord = (scope: LineScope, command: SimpleCommand, word: string): string | null => {
+  const hit = wordHit(scope, command, word);
+  return hit !== null && (hit.kind === 'socket' || hit.kind === 'socket-dir') ? hit.what : null;
+};
+
 /** A client of tollgate's sockets or its loopback HTTP port. */
 const socketTarget = (command: SimpleCommand, scope: LineScope): string | null => {
   const { program, args } = command;
   const context = contextOf(scope, command);
-  const isSocket = (word: string) => {
-    const hit = wordHit(scope, command, word);
-    return hit !== null && (hit.kind === 'socket' || hit.kind === 'socket-dir') ? hit.what : null;
-  };
   if (program === 'curl' || program === 'wget' || program === 'http' || program === 'xh') {
     const options = parseOptions(args, { longWithValue: ['unix-socket', 'abstract-unix-socket'] });
     for (const name of ['unix-socket', 'abstract-unix-socket']) {
       const value = options.long.get(name);
-      const hit = typeof value === 'string' ? isSocket(value) : null;
+      const hit = typeof value === 'string' ? socketWord(scope, command, value) : null;
       if (hit !== null) return hit;
     }
   }
   if (['nc', 'ncat', 'netcat', 'socat'].includes(program)) {
-    for (const arg of args) for (const part of arg.split(/[:,]/)) { const hit = isSocket(part); if (hit !== null) return hit; }
+    for (const arg of args) for (const part of arg.split(/[:,]/)) { const hit = socketWord(scope, command, part); if (hit !== null) return hit; }
   }
   const port = scope.index.facts.httpPort;
   const { portInWord, devTcp } = scope.index;
@@ -74,7 +76,7 @@ const socketTarget = (command: SimpleCommand, scope: LineScope): string | null =
   }
   // Any other program handed a socket path (python -c with the path, a script given it as an argument).
   if (!readOnlyPrograms.has(program)) {
-    for (const word of argWords(command)) { const hit = isSocket(word); if (hit !== null) return hit; }
+    for (const word of argWords(command)) { const hit = socketWord(scope, command, word); if (hit !== null) return hit; }
     const code = operandsOf(command).code;
     for (const text of code) {
       const hit = hitInText(text, context, scope.index);
