@@ -5,6 +5,7 @@ import { protectionIndex } from '../../../../domain/gate/selfProtection/protecte
 import { findSelfProtection } from '../../../../domain/gate/selfProtection/selfProtectionLayer.ts';
 import { lineScope } from '../../../../domain/gate/selfProtection/shellScope.ts';
 import { useBashAnalyzer } from '../../../support/shell.ts';
+import { describeRowExamples } from './support/rowExamples.ts';
 
 describe('self-protection command rows for kills, entry points, hidden text, inline code and socket spellings (real bash grammar, exampleFacts)', () => {
   const analyze = useBashAnalyzer();
@@ -24,20 +25,7 @@ describe('self-protection command rows for kills, entry points, hidden text, inl
     }
   });
 
-  for (const rule of commandRules) {
-    describe(rule.name, () => {
-      for (const line of rule.stops) {
-        it(`blocks: ${line}`, () => {
-          const analysis = analyze(line);
-          expect(analysis.parsed, analysis.problems.join('; ')).to.equal(true);
-          expect(rowFindings(rule, line)).to.have.length.greaterThan(0);
-          const found = findSelfProtection({ tool: 'terminal', args: { command: line }, shell: analysis, protection: exampleFacts });
-          expect(found.some((f) => f.verdict === 'block')).to.equal(true);
-        });
-      }
-      for (const line of rule.allows) it(`allows: ${line}`, () => expect(rowFindings(rule, line)).to.deep.equal([]));
-    });
-  }
+  describeRowExamples(commandRules, analyze, rowFindings);
 
   describe('declarations of Hermes switches (the analyzer records no command for them)', () => {
     for (const line of lineRuleExamples.stops) {

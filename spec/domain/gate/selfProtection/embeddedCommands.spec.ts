@@ -6,6 +6,7 @@ import { protectionIndex } from '../../../../domain/gate/selfProtection/protecte
 import { findSelfProtection } from '../../../../domain/gate/selfProtection/selfProtectionLayer.ts';
 import { lineScope } from '../../../../domain/gate/selfProtection/shellScope.ts';
 import { useBashAnalyzer } from '../../../support/shell.ts';
+import { describeRowExamples } from './support/rowExamples.ts';
 
 describe('command text held by another program (options, config keys, variables, job input) is judged as a script (real bash grammar, exampleFacts)', () => {
   const analyze = useBashAnalyzer();
@@ -24,20 +25,7 @@ describe('command text held by another program (options, config keys, variables,
     }
   });
 
-  for (const row of embeddedSources) {
-    describe(row.name, () => {
-      for (const line of row.stops) {
-        it(`blocks: ${line}`, () => {
-          const analysis = analyze(line);
-          expect(analysis.parsed, analysis.problems.join('; ')).to.equal(true);
-          expect(rowFindings(row, line)).to.have.length.greaterThan(0);
-          const found = findSelfProtection({ tool: 'terminal', args: { command: line }, shell: analysis, protection: exampleFacts });
-          expect(found.some((f) => f.verdict === 'block')).to.equal(true);
-        });
-      }
-      for (const line of row.allows) it(`allows: ${line}`, () => expect(rowFindings(row, line)).to.deep.equal([]));
-    });
-  }
+  describeRowExamples(embeddedSources, analyze, rowFindings);
 
   describe('readers of the embedded languages', () => {
     it('a stored command is a script for later; a command run now keeps its own reason', () => {
