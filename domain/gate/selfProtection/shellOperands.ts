@@ -206,13 +206,14 @@ export const wordsIn = (arg: string): string[] => {
   // Most words are plain: nothing below can split them.
   if (arg[0] !== '-' && !arg.includes('=') && !arg.includes('@') && !arg.startsWith('file:')) return [arg];
   const out = [arg];
-  const eq = /^(?:--?[A-Za-z][\w-]*|[A-Za-z_][\w]*)=(.*)$/s.exec(arg);
+  const eq = arg.includes('=') ? /^(?:--?[A-Za-z][\w-]*|[A-Za-z_][\w]*)=(.*)$/s.exec(arg) : null;
   if (eq !== null) out.push(eq[1]!);
-  const attached = /^-[A-Za-z]([~/.].*)$/s.exec(arg);
+  const attached = arg[0] === '-' && /^[~/.]$/.test(arg[2] ?? '') ? /^-[A-Za-z]([~/.].*)$/s.exec(arg) : null;
   if (attached !== null) out.push(attached[1]!);
   // `sqlite3 'file:data/ledger.db?mode=rw'`, `curl file:///x/keys/k`: a file URI names its path.
-  const uri = /^file:(?:\/\/[^/]*)?([^?#]+)/.exec(arg);
+  const uri = arg.startsWith('file:') ? /^file:(?:\/\/[^/]*)?([^?#]+)/.exec(arg) : null;
   if (uri !== null) out.push(uri[1]!);
+  if (!arg.includes('@')) return out;
   for (const word of [...out]) {
     const at = word.indexOf('@');
     if (at >= 0 && at < word.length - 1) out.push(word.slice(at + 1)); // curl -F f=@path, -d @path
