@@ -29,4 +29,6 @@ export interface GateInput {
    * may run later): its relative paths may be anywhere, tollgate's data folder or a Hermes home included.
    */
   readonly directoryLost?: boolean;
+  /** CDPATH is exported in the session's terminal: a relative `cd` on the line may land anywhere on it. */
+  readonly cdpathSet?: boolean;
 }

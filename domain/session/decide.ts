@@ -105,7 +105,7 @@ const decideToolCallOnce = ({ data }: ProposeToolCall, state: OpenSession): Toll
     tool: data.tool, args: data.args, fingerprint: data.fingerprint, shell: data.shell, runsShell: data.runsShell,
     settings: data.settings, grants: Object.values(state.grants), allowlisted: data.allowlisted,
     protection: data.protection ?? null, pathFacts: data.pathFacts ?? null, scripts: data.scripts ?? null,
-    directoryLost: state.terminalCwd === null,
+    directoryLost: state.terminalCwd === null, cdpathSet: state.terminalCdpath === true,
   });
   const { final, wouldBlock, grantId } = decision;
   if (final.verdict === 'ask' && Object.keys(state.pending).length >= maxOpenQuestions) {
@@ -117,7 +117,7 @@ const decideToolCallOnce = ({ data }: ProposeToolCall, state: OpenSession): Toll
   if (final.verdict === 'ask') {
     const expiresAt = new Date(Date.parse(data.now) + data.settings.approvals.timeoutSeconds * 1000).toISOString();
     return [
-      toolCallDecided(data, final, wouldBlock, data.approvalId, null),
+      toolCallDecided(data, final, wouldBlock, data.approvalId, null, state.terminalCdpath === true),
       event('ApprovalRequested', {
         sessionId: data.sessionId, approvalId: data.approvalId, callId: data.callId, tool: data.tool,
         fingerprint: data.fingerprint, summary: summarize(data),
@@ -129,7 +129,7 @@ const decideToolCallOnce = ({ data }: ProposeToolCall, state: OpenSession): Toll
   const consumed = grantId !== null && ownEntry(state.grants, grantId)?.scope === 'once'
     ? [event('GrantConsumed', { sessionId: data.sessionId, grantId, callId: data.callId, at: data.now })]
     : [];
-  return [toolCallDecided(data, final, wouldBlock, null, grantId), ...consumed];
+  return [toolCallDecided(data, final, wouldBlock, null, grantId, state.terminalCdpath === true), ...consumed];
 };
 
 const proposeOutput = ({ data }: ProposeOutput, state: SessionState): TollgateEvent[] => {
@@ -205,18 +205,19 @@ const toolCallDecided = (
   wouldBlock: readonly LayerVerdict[],
   approvalId: string | null,
   grantId: string | null,
+  cdpath = false,
 ): TollgateEvent => event('ToolCallDecided', {
   sessionId: data.sessionId, callId: data.callId, tool: data.tool, args: data.args, fingerprint: data.fingerprint,
   shell: data.shell, verdict: verdict.verdict, layer: verdict.layer, reasons: [...verdict.reasons],
   message: verdict.message, mode: verdict.mode, wouldBlock: wouldBlock.map((w) => ({ ...w, reasons: [...w.reasons] })),
-  approvalId, grantId, ...terminalMove(data, verdict.verdict), at: data.now,
+  approvalId, grantId, ...terminalMove(data, verdict.verdict, cdpath), at: data.now,
 });
 
 /**
  * The terminal's directory after a call that moves it: where the line ends for an allowed call; unknown for an
  * asked one (it may run after an answer, or never); a blocked call moves nothing.
  */
-const terminalMove = (data: ProposeToolCall['data'], verdict: LayerVerdict['verdict']): { terminalCwd?: string | null } => {
+const terminalMove = (data: ProposeToolCall['data'], verdict: LayerVerdict['verdict'], cdpath: boolean): { terminalCwd?: string | null } => {
   if (data.tool !== terminalTool || verdict === 'block' || !movesTerminal(data.args, data.shell)) return {};
   if (verdict === 'ask') return { terminalCwd: null };
   const home = data.protection?.home ?? null;
@@ -224,7 +225,7 @@ const terminalMove = (data: ProposeToolCall['data'], verdict: LayerVerdict['verd
   const start = callStart(data.args['workdir'], data.pathFacts?.cwd ?? null, home);
   // Hermes runs `cd -- WORKDIR || exit 126` first: a missing workdir leaves the terminal where it was, or not.
   if (typeof data.args['workdir'] === 'string' && data.args['workdir'] !== '' && (start === null || !dirs.has(start))) return { terminalCwd: null };
-  const after = directoryAfter(data.shell, start, home, (path) => dirs.has(path), data.protection?.hermesHome ?? null);
+  const after = directoryAfter(data.shell, start, home, (path) => dirs.has(path), data.protection?.hermesHome ?? null, cdpath);
   // Hermes records `pwd -P`: the terminal is where a symlink on the way leads.
   return { terminalCwd: after === null ? null : ownEntry(data.pathFacts?.links ?? {}, after) ?? after };
 };

@@ -1,5 +1,5 @@
 /** The pure fold from a session's events to its state. */
-import { environmentAfter } from './terminalEnvironment.ts';
+import { cdpathAfter, environmentAfter } from './terminalEnvironment.ts';
 import type { TollgateEvent } from '../events/catalogue.ts';
 import { recentDecisionsKept, type OpenSession, type SessionState } from './sessionState.ts';
 import { ownEntry } from '../encoding/ownEntry.ts';
@@ -20,7 +20,8 @@ export const evolve = (state: SessionState, event: TollgateEvent): SessionState 
       const recentDecisions = [...kept, { callId, tool, fingerprint, verdict, layer, reasons, message, approvalId }];
       const { terminalCwd } = event.data;
       const terminalEnv = environmentAfter(state.terminalEnv, event.data);
-      const env = terminalEnv === state.terminalEnv ? {} : { terminalEnv };
+      const terminalCdpath = cdpathAfter(state.terminalCdpath === true, event.data);
+      const env = { ...(terminalEnv === state.terminalEnv ? {} : { terminalEnv }), ...(terminalCdpath === (state.terminalCdpath === true) ? {} : { terminalCdpath }) };
       return terminalCwd === undefined ? { ...state, recentDecisions, ...env } : { ...state, recentDecisions, terminalCwd, ...env };
     }
     case 'ApprovalRequested': {

@@ -80,6 +80,7 @@ const changesDirectory = (program: string, args: readonly string[]): boolean =>
  */
 export const directoryAfter = (
   shell: ShellAnalysis | null, start: string | null, home: string | null, isDir: (path: string) => boolean, hermesHome: string | null = null,
+  cdpath = false,
 ): string | null => {
   if (shell === null || !shell.commands.some((c) => movers.has(c.program) || /[$`]/.test(c.program))) return start;
   // `${HOME}` is a plain variable, not a group: its braces do not make the line unclear.
@@ -96,6 +97,8 @@ export const directoryAfter = (
     }
     if (!changesDirectory(c.program, c.args) || c.via.length > 0 || c.background === true || c.pipedFrom.length > 0) return null;
     if (commands.some((other) => other.pipedFrom.includes('cd') || other.pipedFrom.includes('pushd'))) return null;
+    // With CDPATH exported, `cd data` may land in any of its folders (`./data`, `/x`, `~` are not searched).
+    if (cdpath && c.args.some((a) => !a.startsWith('-') && !/^(?:[/~]|\.{1,2}(?:\/|$))/.test(a))) return null;
     at = cdTarget(c.args, at, home, hermesHome);
     if (at === null || !isDir(at)) return null;
   }

@@ -24,3 +24,19 @@ export const environmentAfter = (
   }
   return after;
 };
+
+/**
+ * Whether the terminal has CDPATH exported after this call. bash then resolves a relative `cd DIR` against CDPATH's
+ * folders first, so where it lands is unknown; an export whose value the gate cannot read counts as set, and only
+ * an `unset CDPATH` (or an empty value) clears it.
+ */
+export const cdpathAfter = (
+  before: boolean,
+  decided: { readonly tool: string; readonly verdict: string; readonly shell: ShellAnalysis | null },
+): boolean => {
+  const exports = decided.shell?.exports;
+  if (decided.tool !== terminalTool || decided.verdict === 'block' || exports === undefined || !('CDPATH' in exports)) return before;
+  const value = exports['CDPATH'];
+  if (value === null) return !/\bunset\b[^;&|\n]*\bCDPATH\b/.test(decided.shell!.source) || decided.verdict !== 'allow';
+  return value !== '' || decided.verdict !== 'allow';
+};

@@ -24,7 +24,7 @@ export interface LineScope {
  * `lost`: the line starts where the session's terminal went untracked. A `cd` the line cannot resolve (`cd $X`,
  * `cd -`, `cd "$(mktemp -d)"`) loses the directory too, for the commands after it.
  */
-export const lineScope = (analysis: ShellAnalysis, index: ProtectionIndex, workdir: string | null, lost = false): LineScope => {
+export const lineScope = (analysis: ShellAnalysis, index: ProtectionIndex, workdir: string | null, lost = false, cdpath = false): LineScope => {
   const { home, hermesHome } = index.facts;
   const start = workdir === null ? null : absoluteDir(workdir, { home, hermesHome, cwd: null });
   const cwds: (string | null)[] = [];
@@ -43,10 +43,12 @@ export const lineScope = (analysis: ShellAnalysis, index: ProtectionIndex, workd
     if ((command.program === 'cd' || pushes) && command.via.length === 0) {
       const target = command.args.find((a) => !a.startsWith('-') || a === '-');
       const relativeTarget = target !== undefined && target !== '-' && !/^[/~$]/.test(target);
-      cwd = target === undefined ? home : target === '-' ? null : absoluteDir(target, { home, hermesHome, cwd });
-      base = cwd === null && relativeTarget ? (base === null ? target : `${base}/${target}`) : null;
+      // With CDPATH exported (or set on this line), `cd data` may land in any of its folders: the directory is lost.
+      const searched = relativeTarget && !/^\.{1,2}(?:\/|$)/.test(target!) && (cdpath || /\bCDPATH=/.test(analysis.source));
+      cwd = target === undefined ? home : target === '-' || searched ? null : absoluteDir(target, { home, hermesHome, cwd });
+      base = cwd === null && relativeTarget && !searched ? (base === null ? target : `${base}/${target}`) : null;
       if (cwd !== null) gone = false;
-      else if (!relativeTarget) gone = true;
+      else if (!relativeTarget || searched) gone = true;
     }
   }
   const contexts = cwds.map((at, i) => ({ home, hermesHome, cwd: at, base: bases[i] ?? null, lost: losts[i] ?? false }));

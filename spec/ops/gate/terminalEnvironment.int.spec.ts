@@ -77,6 +77,26 @@ describe("variables the session's terminal exported, carried into later calls (r
     expect((await call("export PROMPT_COMMAND='history -a' EDITOR=vim")).verdict).to.equal('allow');
   });
 
+  it('loses the directory on a relative cd once CDPATH is exported (bash may land on any of its folders), until unset', async () => {
+    const project = join(root, 'tollgate');
+    expect((await call(`export CDPATH=${project}`)).verdict).to.equal('allow');
+    for (const line of ['cd data && rm ledger.db', 'cd data; echo x > ledger.db']) {
+      const verdict = await call(line);
+      expect(verdict.verdict, `${line}: ${verdict.message}`).to.equal('block');
+    }
+    await call('cd data');
+    const rm = await call('rm -f ledger.db');
+    expect(rm.verdict, rm.message).to.equal('block');
+    // An export whose value the gate cannot read counts as set too; `unset CDPATH` clears it.
+    await call('unset CDPATH');
+    await call('cd /tmp');
+    await call('export CDPATH=$(cat /tmp/where)');
+    expect((await call('cd data && rm ledger.db')).verdict).to.equal('block');
+    await call('unset CDPATH');
+    await call('cd /tmp');
+    expect((await call('cd work && rm ledger.db')).verdict).to.equal('allow');
+  });
+
   it('keeps ordinary exported variables ordinary (`export NODE_ENV=test`, then `npm test`)', async () => {
     await call('export NODE_ENV=test BUILD=/tmp/out');
     for (const line of ['npm test', 'rm -rf $BUILD', 'echo $NODE_ENV > env.txt']) {
