@@ -43,7 +43,12 @@ const analyzeWith = (parser: Parser, source: string, environment?: Readonly<Reco
     extractor.problems.push(`the analyzer failed: ${error instanceof Error ? error.message : String(error)}`);
   }
   const exports = extractor.exports();
-  return { source, parsed: extractor.problems.length === 0, problems: extractor.problems, commands: extractor.commands, ...(exports ? { exports } : {}) };
+  const touched = extractor.touched();
+  const unsets = extractor.unsets();
+  return {
+    source, parsed: extractor.problems.length === 0, problems: extractor.problems, commands: extractor.commands,
+    ...(exports ? { exports } : {}), ...(touched ? { touched } : {}), ...(unsets ? { unsets } : {}),
+  };
 };
 
 const unparsed = (source: string, problem: string): ShellAnalysis => ({ source, parsed: false, problems: [problem], commands: [] });

@@ -79,10 +79,32 @@ export class CommandExtractor {
   /** The variables the line exports or unsets, with the value it leaves when that is one known text. */
   exports(): Record<string, string | null> | undefined {
     const names = exportedNames(this.line);
+    // `set -a`: every name the line assigns is exported.
+    if (/\bset\s+(?:-[a-zA-Z]*a|-o\s+allexport)\b/.test(this.line)) for (const name of touchedNames(this.line)) if (!names.has(name)) names.set(name, 'export');
     if (names.size === 0) return undefined;
+    // A value is known only on a straight line that assigns the name once: a branch, a subshell, a function, a
+    // pipeline stage or a later plain assignment may leave another value behind (red team 4).
+    const straight = !unclearExportSyntax.test(this.line);
     const out: Record<string, string | null> = {};
-    for (const [name, how] of names) out[name] = how === 'unset' ? null : this.state.lookup(name) ?? null;
+    for (const [name, how] of names) {
+      if (how === 'unset') { out[name] = null; continue; }
+      const once = assignmentCount(this.line, name) <= 1;
+      out[name] = straight && once ? this.state.lookup(name) ?? null : null;
+    }
     return out;
+  }
+
+  /** Names the line assigns or unsets in any way (a name the session exported keeps whatever it is given). */
+  touched(): string[] | undefined {
+    const names = [...new Set([...touchedNames(this.line), ...exportedNames(this.line).keys()])];
+    return names.length === 0 ? undefined : names;
+  }
+
+  /** Names a straight line unsets (their value is then gone, not unknown; elsewhere an unset may not run). */
+  unsets(): string[] | undefined {
+    if (unclearExportSyntax.test(this.line)) return undefined;
+    const names = [...exportedNames(this.line)].filter(([, how]) => how === 'unset').map(([name]) => name);
+    return names.length === 0 ? undefined : names;
   }
 
   run(): void {
@@ -546,5 +568,28 @@ const exportedNames = (line: string): Map<string, 'export' | 'unset'> => {
     }
   }
   return names;
+};
+
+/** Syntax after which an assignment may or may not run, or runs elsewhere (a subshell, a function, a pipeline stage). */
+const unclearExportSyntax = /&&|\|\||[|&()`{}]|\b(?:if|then|else|elif|fi|case|esac|while|until|for|do|done|select|function|eval|source|exit|return|builtin|command|trap|exec|readonly|read|printf|mapfile|readarray|getopts|let)\b|(?:^|[\s;])\.\s/;
+
+const assignmentCount = (line: string, name: string): number =>
+  [...line.matchAll(new RegExp(`(?:^|[^\\w$])${name}\\+?=|\\$\\{${name}:?[=]`, 'g'))].length;
+
+/**
+ * Every name the line may give a value to, read from its text: `NAME=…`, `NAME+=…`, `${NAME:=…}`, `read NAME`,
+ * `printf -v NAME`, `for NAME in`, `mapfile NAME`, `getopts … NAME`, `let NAME=…`. Over-approximates (text in
+ * quotes counts): a name it misses would keep a value the gate no longer has.
+ */
+const touchedNames = (line: string): string[] => {
+  const names = new Set<string>();
+  for (const m of line.matchAll(/(?:^|[^\w$])([A-Za-z_][A-Za-z0-9_]*)\+?=/g)) names.add(m[1]!);
+  for (const m of line.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*):?=/g)) names.add(m[1]!);
+  for (const m of line.matchAll(/\b(?:read|mapfile|readarray)\b((?:\s+-[a-zA-Z]+(?:\s+\S+)?)*)((?:\s+[A-Za-z_][A-Za-z0-9_]*)+)/g))
+    for (const n of m[2]!.trim().split(/\s+/)) names.add(n);
+  for (const m of line.matchAll(/\bprintf\s+(?:-[a-zA-Z]+\s+)*-v\s*([A-Za-z_][A-Za-z0-9_]*)/g)) names.add(m[1]!);
+  for (const m of line.matchAll(/\b(?:for|select)\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\b/g)) names.add(m[1]!);
+  for (const m of line.matchAll(/\bgetopts\s+\S+\s+([A-Za-z_][A-Za-z0-9_]*)/g)) names.add(m[1]!);
+  return [...names];
 };
 

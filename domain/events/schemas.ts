@@ -32,6 +32,8 @@ export const shellAnalysisSchema = z.object({
   problems: z.array(z.string()).readonly(),
   commands: z.array(simpleCommandSchema).readonly(),
   exports: z.record(z.string(), z.string().nullable()).optional(),
+  touched: z.array(z.string()).readonly().optional(),
+  unsets: z.array(z.string()).readonly().optional(),
 });
 
 export const layerVerdictSchema = z.object({

@@ -31,4 +31,8 @@ export interface GateInput {
   readonly directoryLost?: boolean;
   /** CDPATH is exported in the session's terminal: a relative `cd` on the line may land anywhere on it. */
   readonly cdpathSet?: boolean;
+  /** Variables the session's terminal exported with values the gate cannot know (HOME among them changes `~`). */
+  readonly unknownVariables?: readonly string[];
+  /** A HOME the session's terminal exported with a known value: `~` there is that folder. */
+  readonly exportedHome?: string | null;
 }

@@ -106,6 +106,7 @@ const decideToolCallOnce = ({ data }: ProposeToolCall, state: OpenSession): Toll
     settings: data.settings, grants: Object.values(state.grants), allowlisted: data.allowlisted,
     protection: data.protection ?? null, pathFacts: data.pathFacts ?? null, scripts: data.scripts ?? null,
     directoryLost: state.terminalCwd === null, cdpathSet: state.terminalCdpath === true,
+    unknownVariables: state.terminalUnknown ?? [], exportedHome: state.terminalEnv?.['HOME'] ?? null,
   });
   const { final, wouldBlock, grantId } = decision;
   if (final.verdict === 'ask' && Object.keys(state.pending).length >= maxOpenQuestions) {

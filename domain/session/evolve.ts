@@ -1,5 +1,5 @@
 /** The pure fold from a session's events to its state. */
-import { cdpathAfter, environmentAfter } from './terminalEnvironment.ts';
+import { cdpathAfter, variablesAfter } from './terminalEnvironment.ts';
 import type { TollgateEvent } from '../events/catalogue.ts';
 import { recentDecisionsKept, type OpenSession, type SessionState } from './sessionState.ts';
 import { ownEntry } from '../encoding/ownEntry.ts';
@@ -19,9 +19,13 @@ export const evolve = (state: SessionState, event: TollgateEvent): SessionState 
       const kept = state.recentDecisions.length >= recentDecisionsKept ? state.recentDecisions.slice(1) : state.recentDecisions;
       const recentDecisions = [...kept, { callId, tool, fingerprint, verdict, layer, reasons, message, approvalId }];
       const { terminalCwd } = event.data;
-      const terminalEnv = environmentAfter(state.terminalEnv, event.data);
+      const before = { known: state.terminalEnv ?? {}, unknown: state.terminalUnknown ?? [] };
+      const variables = variablesAfter(before, event.data);
       const terminalCdpath = cdpathAfter(state.terminalCdpath === true, event.data);
-      const env = { ...(terminalEnv === state.terminalEnv ? {} : { terminalEnv }), ...(terminalCdpath === (state.terminalCdpath === true) ? {} : { terminalCdpath }) };
+      const env = {
+        ...(variables === before ? {} : { terminalEnv: variables.known, terminalUnknown: variables.unknown }),
+        ...(terminalCdpath === (state.terminalCdpath === true) ? {} : { terminalCdpath }),
+      };
       return terminalCwd === undefined ? { ...state, recentDecisions, ...env } : { ...state, recentDecisions, terminalCwd, ...env };
     }
     case 'ApprovalRequested': {

@@ -61,6 +61,8 @@ export interface OpenSession {
    * exported by a call that may still run (asked) is absent: unknown, as any unset variable.
    */
   readonly terminalEnv?: Readonly<Record<string, string>>;
+  /** Names the terminal exported with a value the gate cannot know: `$NAME` there may be anything. */
+  readonly terminalUnknown?: readonly string[];
   /** CDPATH is exported in the terminal (terminalEnvironment.ts): a relative `cd` may land anywhere on it. */
   readonly terminalCdpath?: boolean;
 }

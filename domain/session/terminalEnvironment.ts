@@ -10,19 +10,40 @@ import { terminalTool } from './terminalDirectory.ts';
 /** Exported variables kept per session; beyond this, further names are unknown (as if never exported). */
 const maxVariables = 256;
 
-export const environmentAfter = (
-  before: Readonly<Record<string, string>> | undefined,
+export interface TerminalVariables {
+  /** Exported with a value the gate knows. */
+  readonly known: Readonly<Record<string, string>>;
+  /** Exported with a value it cannot know (or by a call that may still run): `$NAME` may hold anything. */
+  readonly unknown: readonly string[];
+}
+
+export const noTerminalVariables: TerminalVariables = { known: {}, unknown: [] };
+
+export const variablesAfter = (
+  before: TerminalVariables,
   decided: { readonly tool: string; readonly verdict: string; readonly shell: ShellAnalysis | null },
-): Readonly<Record<string, string>> | undefined => {
-  const exports = decided.shell?.exports;
-  if (decided.tool !== terminalTool || exports === undefined || decided.verdict === 'block') return before;
-  const after: Record<string, string> = { ...before };
+): TerminalVariables => {
+  const shell = decided.shell;
+  if (decided.tool !== terminalTool || shell === null || decided.verdict === 'block') return before;
+  const { exports = {}, touched = [], unsets = [] } = shell;
+  // `source f`, `. f`, `eval …`: text the line does not show may give any exported name another value.
+  const opaque = /(?:^|[\s;&|(){}])(?:source|eval|\.)\s/.test(shell.source);
+  if (Object.keys(exports).length === 0 && touched.length === 0 && !(opaque && Object.keys(before.known).length > 0)) return before;
+  const known: Record<string, string> = { ...before.known };
+  const unknown = new Set(before.unknown);
+  const lose = (name: string) => { delete known[name]; if (unknown.size < maxVariables) unknown.add(name); };
+  if (opaque) for (const name of Object.keys(before.known)) lose(name);
   for (const [name, value] of Object.entries(exports)) {
     if (name === '__proto__') continue;
-    if (decided.verdict === 'allow' && value !== null && (name in after || Object.keys(after).length < maxVariables)) after[name] = value;
-    else delete after[name];
+    if (decided.verdict !== 'allow') lose(name);
+    else if (unsets.includes(name)) { delete known[name]; unknown.delete(name); }
+    else if (value === null) lose(name);
+    else if (name in known || Object.keys(known).length < maxVariables) { known[name] = value; unknown.delete(name); }
+    else lose(name);
   }
-  return after;
+  // A name the session exported keeps whatever a plain assignment gives it (`export D=a` then `D=b`).
+  for (const name of touched) if (!(name in exports) && (name in known || unknown.has(name))) lose(name);
+  return { known, unknown: [...unknown] };
 };
 
 /**

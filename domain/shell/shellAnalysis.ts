@@ -65,6 +65,10 @@ export interface ShellAnalysis {
    * the session carries them into later lines. Absent when the line exports nothing.
    */
   readonly exports?: Readonly<Record<string, string | null>>;
+  /** Every name the line may assign or unset, exported or not (a name the session exported keeps what it is given). */
+  readonly touched?: readonly string[];
+  /** Names the line unsets. */
+  readonly unsets?: readonly string[];
 }
 
 /** One rule of the command floor that matched one simple command. */

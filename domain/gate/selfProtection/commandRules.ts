@@ -461,6 +461,8 @@ export const commandRules: readonly CommandRule[] = [
 /** `export HERMES_SAFE_MODE=1`, `HERMES_HOME=/tmp/h`: a declaration changes what the next Hermes started from this shell does. */
 const unguardingDeclaration = /(?:^|[\n;&|(){}]|\b(?:export|declare|typeset|local|readonly)\s+(?:-[a-zA-Z]+\s+)*)\s*(HERMES_SAFE_MODE|HERMES_YOLO_MODE|HERMES_ACCEPT_HOOKS|HERMES_HOME|HERMES_IGNORE_USER_CONFIG)\+?=/;
 
+const hermesSwitches = new Set(['HERMES_SAFE_MODE', 'HERMES_YOLO_MODE', 'HERMES_ACCEPT_HOOKS', 'HERMES_HOME', 'HERMES_IGNORE_USER_CONFIG']);
+
 /** Findings about the line as a whole (the analyzer records no command for a bare declaration). */
 export const lineFindings = (source: string): CommandFinding[] => {
   const match = unguardingDeclaration.exec(source);
@@ -501,6 +503,11 @@ export interface BlockFinding extends CommandFinding {
 /** Every finding of these rows for a command line (the layer adds them to the shell table's). */
 export const commandFindings = (analysis: ShellAnalysis, scope: LineScope, scripts: RunScripts = {}): BlockFinding[] => {
   const out: BlockFinding[] = lineFindings(analysis.source).map((f) => ({ ...f, verdict: 'block' }));
+  // However the value got there (`read`, `printf -v`, `set -a`), an exported Hermes switch reaches the next Hermes.
+  for (const name of Object.keys(analysis.exports ?? {})) {
+    if (hermesSwitches.has(name) && !out.some((f) => f.id === 'hermes-control'))
+      out.push({ id: 'hermes-control', what: `${name} exported for the Hermes started next`, verdict: 'block' });
+  }
   // `IFS=,; x=rm,data/ledger.db; $x`: with IFS changed, the words a variable splits into are not the ones read here.
   if (/(?:^|[\s;&|(])IFS=/.test(analysis.source) && analysis.commands.some((c) => /^\s*["']?\$/.test(c.text)))
     out.push({ id: 'hidden-command', what: 'a command split out of a variable with IFS changed', verdict: 'block' });

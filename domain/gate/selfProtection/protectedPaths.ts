@@ -168,6 +168,8 @@ export interface ResolvedPath {
   readonly based?: readonly string[] | null;
   /** A relative word where the directory was lost (see PathContext.lost): matched as if it were in any folder. */
   readonly anywhere?: readonly string[] | null;
+  /** The word is one variable the session exported with a value the gate cannot know. */
+  readonly unknownVariable?: string;
 }
 
 export interface PathContext {
@@ -182,6 +184,8 @@ export interface PathContext {
    * a relative word may then be inside tollgate's data folder, its clone or a Hermes home.
    */
   readonly lost?: boolean;
+  /** Variables the session exported with values the gate cannot know: a word that is one of them may be anything. */
+  readonly unknownVariables?: ReadonlySet<string>;
 }
 
 const variablePrefix = /^(?:\$HOME|\$\{HOME\}|~)(?=\/|$)|^(?:\$HERMES_HOME|\$\{HERMES_HOME\})(?=\/|$)/;
@@ -194,13 +198,21 @@ export const resolvePath = (word: string, context: PathContext): ResolvedPath | 
   // `$PWD`, `$(pwd)`: the working directory, when known.
   const pwd = /^(?:\$PWD|\$\{PWD\}|\$\(pwd\))(?=\/|$)/.exec(text);
   if (pwd !== null && context.cwd !== null) text = context.cwd + text.slice(pwd[0].length);
+  // The lost folder itself (`rm -rf "$PWD"`): judged as `.` there.
+  else if (pwd !== null && context.lost === true) text = `.${text.slice(pwd[0].length)}`;
   const prefix = variablePrefix.exec(text);
   if (prefix !== null) {
     const base = prefix[0].includes('HERMES_HOME') ? context.hermesHome : context.home;
     if (base === null) return fromUnresolved(text.slice(prefix[0].length));
     text = base + text.slice(prefix[0].length);
   }
-  if (/[$`]/.test(text)) return fromUnresolved(text);
+  if (/[$`]/.test(text)) {
+    // `export D=$(…)` earlier, then `rm -rf $D`: the whole word is a value the agent set and the gate cannot read.
+    const whole = /^\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))\/*$/.exec(text);
+    const name = whole?.[1] ?? whole?.[2];
+    if (name !== undefined && context.unknownVariables?.has(name) === true) return { absolute: null, relative: null, unresolved: null, anywhere: [], unknownVariable: name };
+    return fromUnresolved(text);
+  }
   if (text.startsWith('/')) return { absolute: normalizePath(text), relative: null, unresolved: null };
   const relative = relativeSegments(text);
   const absolute = context.cwd === null ? null : normalizePath(`${context.cwd}/${text}`);
@@ -265,7 +277,8 @@ export const matchPath = (resolved: ResolvedPath, index: ProtectionIndex): PathH
   if (resolved.absolute !== null) push(hits, matchAbsolute(resolved.absolute, index));
   if (resolved.relative !== null) push(hits, matchRelative(resolved.relative, index));
   if (resolved.based) push(hits, matchRelative(resolved.based, index));
-  if (resolved.anywhere) push(hits, matchAnywhere(resolved.anywhere, index));
+  if (resolved.unknownVariable !== undefined) hits.push({ kind: 'data', what: `$${resolved.unknownVariable}, which the session exported with a value the gate cannot know` });
+  else if (resolved.anywhere) push(hits, matchAnywhere(resolved.anywhere, index));
   if (resolved.unresolved !== null) {
     push(hits, matchRelative(resolved.unresolved, index));
     const name = resolved.unresolved[resolved.unresolved.length - 1]!;
@@ -396,7 +409,8 @@ const matchAnywhere = (segments: readonly string[], index: ProtectionIndex): Pat
  * when its segments appear in one's path in a row (`rm -rf project` may hold project/data), or it is a Hermes
  * home's profiles folder.
  */
-export const containsAnywhere = (segments: readonly string[], index: ProtectionIndex, secretsOnly = false): PathHit | null => {
+export const containsAnywhere = (segments: readonly string[], index: ProtectionIndex, secretsOnly = false, unknownVariable?: string): PathHit | null => {
+  if (unknownVariable !== undefined) return secretsOnly ? null : { kind: 'data', what: `$${unknownVariable}, which the session exported with a value the gate cannot know` };
   if (segments.length === 0) return matchAnywhere(segments, index);
   for (const e of [...index.entries, ...index.homes]) {
     if (secretsOnly && e.kind !== 'secret') continue;

@@ -26,7 +26,7 @@ interface Finding {
 
 const reasonOf: Readonly<Record<SelfProtectionId | CommandRuleId, string>> = { ...Object.fromEntries(protectionRules.map((r) => [r.id, r.reason])), ...commandRuleReasons } as never;
 
-export const findSelfProtection = (input: Pick<GateInput, 'tool' | 'args' | 'shell' | 'protection' | 'pathFacts' | 'scripts' | 'directoryLost' | 'cdpathSet'>): Finding[] => {
+export const findSelfProtection = (input: Pick<GateInput, 'tool' | 'args' | 'shell' | 'protection' | 'pathFacts' | 'scripts' | 'directoryLost' | 'cdpathSet' | 'unknownVariables' | 'exportedHome'>): Finding[] => {
   const index = withCallFacts(protectionIndex(input.protection ?? noProtectionFacts), input.pathFacts);
   // Relative paths resolve against the tool's workdir, else the agent's working directory; unknown, by their tails.
   // `process submit` types into a background shell whose `cd`s the gate never saw: its folder is lost.
@@ -38,7 +38,10 @@ export const findSelfProtection = (input: Pick<GateInput, 'tool' | 'args' | 'she
   findings.push(...toolCallFindings(input.tool, input.args, index, cwd, lost));
   if (input.shell !== null) {
     const workdir = typeof input.args['workdir'] === 'string' ? input.args['workdir'] : null;
-    const scope = lineScope(input.shell, index, startDirectory(workdir, cwd), lost, input.cdpathSet === true);
+    const unknown = new Set(input.unknownVariables ?? []);
+    const variables = unknown.size === 0 && (input.exportedHome ?? null) === null ? undefined
+      : { home: unknown.has('HOME') ? null : input.exportedHome ?? undefined, unknown };
+    const scope = lineScope(input.shell, index, startDirectory(workdir, cwd), lost, input.cdpathSet === true, variables);
     for (const rule of protectionRules) {
       for (const command of input.shell.commands) {
         const what = rule.find(command, scope);

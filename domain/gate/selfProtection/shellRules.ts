@@ -9,7 +9,7 @@ import {
   detachesGateway, isHermesControl, isTollgateControl, killsGuard, startsUnguardedHermes, throughLink, uninstallsGuard,
 } from './controlCommands.ts';
 import { containsAnywhere, containsProtected, matchAbsolute, resolvePath, type PathContext, type PathHit } from './protectedPaths.ts';
-import { contextOf, hitInText, hitOf, wordHit, type LineScope } from './shellScope.ts';
+import { contextOf, hitInText, hitOf, withDefaults, wordHit, type LineScope } from './shellScope.ts';
 import { argWords, operandsOf, readOnlyPrograms, type Landing } from './shellOperands.ts';
 
 export type SelfProtectionId =
@@ -165,8 +165,15 @@ const throughLineLink = (writes: readonly string[], command: SimpleCommand, scop
 
 /** The protected path at or below the folder a word names (or may name: a pattern), once it resolves. */
 const treeHit = (word: string, context: PathContext, scope: LineScope, secretsOnly = false): PathHit | null => {
+  const own = treeHitAsWritten(word, context, scope, secretsOnly);
+  if (own !== null || !word.includes('${')) return own;
+  const fallback = withDefaults(word);
+  return fallback === word ? null : treeHitAsWritten(fallback, context, scope, secretsOnly);
+};
+
+const treeHitAsWritten = (word: string, context: PathContext, scope: LineScope, secretsOnly: boolean): PathHit | null => {
   const resolved = resolvePath(word, context);
-  if (resolved?.anywhere != null) return containsAnywhere(resolved.anywhere, scope.index, secretsOnly);
+  if (resolved?.anywhere != null) return containsAnywhere(resolved.anywhere, scope.index, secretsOnly, resolved.unknownVariable);
   return resolved?.absolute == null ? null : containsProtected(resolved.absolute, scope.index, secretsOnly);
 };
 
@@ -317,6 +324,8 @@ export const protectionRules: readonly ProtectionRule[] = [
       // A path after an expansion the floor cannot know may be in any folder (red team 3, F9); hard links (F10).
       'rm -rf $(echo ~/.hermes)/plugins', 'rm -rf ${X:-~/.hermes}/plugins', 'set -- ~/.hermes; rm -rf $1/plugins', 'rm -rf "$D"/data/keys',
       'cp --link ~/.hermes/config.yaml /tmp/h', 'cp --link /home/agent/project/data/ledger.db /tmp/l',
+      // What a `${NAME:-WORD}`-style expansion may be (red team 4, F1).
+      "echo 'plugins: {}' > ${NOPE:-/home/agent/.hermes/config.yaml}", 'rm -rf ${NOPE-/etc/tollgate}', 'echo x >> ${NOPE:=AGENTS.md}', 'rm -rf ${HOME:+/home/agent/.hermes/plugins}',
       'awk \'{print > "/home/agent/.hermes/config.yaml"}\' /etc/hosts', 'ln -s "$(echo ~/.hermes)" /tmp/q2 && echo x > /tmp/q2/config.yaml', 'ln -sfn $T /tmp/q3; echo x > /tmp/q3/config.yaml',
       // The ledger through SQLite's URI and ATTACH forms (red team 3, F3).
       "sqlite3 'file:data/ledger.db?mode=rw' 'delete from events'", "sqlite3 :memory: \"attach 'data/ledger.db' as l; delete from l.events\"",
@@ -326,7 +335,7 @@ export const protectionRules: readonly ProtectionRule[] = [
     allows: [
       'echo "see the docs. Then run it" >> notes.md', 'cat tollgate.yaml', 'cat ~/.hermes/config.yaml', 'ls data/', 'grep yolo tollgate.yaml',
       "awk '{print $2}' notes.txt", "awk -F: '{print $1}' /etc/passwd > users.txt", 'ln -s /tmp/build /tmp/b && echo x > /tmp/b/out.txt', 'ln -sf $(which python3) /tmp/py && echo ok > /tmp/log.txt',
-      'rm -rf $BUILD/out', 'echo x > "$OUT/report.txt"', "sqlite3 app.db 'select 1'", 'curl -o page.html file:///tmp/page.html', 'cp a.txt "$DEST/"', 'mkdir -p "$(dirname out/x)"', 'cp --link a.txt /tmp/a.txt',
+      'echo ${NAME:-world} > greeting.txt', 'rm -rf ${BUILD:-build}', 'rm -rf $BUILD/out', 'echo x > "$OUT/report.txt"', "sqlite3 app.db 'select 1'", 'curl -o page.html file:///tmp/page.html', 'cp a.txt "$DEST/"', 'mkdir -p "$(dirname out/x)"', 'cp --link a.txt /tmp/a.txt',
       'cp tollgate.yaml /tmp/tollgate.yaml.bak', 'echo x > data/report.csv', 'echo x > bin/run.sh', 'rm -rf build/', 'sed -i s/a/b/ src/app.ts',
       'echo "AGENTS.md explains it" > notes.md', 'git commit -m "update tollgate.yaml and AGENTS.md docs"', 'diff tollgate.yaml tollgate.example.yaml',
       'git log -- tollgate.yaml', 'sha256sum /home/agent/project/data/ledger.db', 'echo x > config.yaml', 'cat README.md docs/architecture.md',

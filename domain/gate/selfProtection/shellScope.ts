@@ -24,8 +24,16 @@ export interface LineScope {
  * `lost`: the line starts where the session's terminal went untracked. A `cd` the line cannot resolve (`cd $X`,
  * `cd -`, `cd "$(mktemp -d)"`) loses the directory too, for the commands after it.
  */
-export const lineScope = (analysis: ShellAnalysis, index: ProtectionIndex, workdir: string | null, lost = false, cdpath = false): LineScope => {
-  const { home, hermesHome } = index.facts;
+/** What the session's terminal exported that changes how words read: an unknown HOME, or a known one, and unknowns. */
+export interface LineVariables {
+  readonly home?: string | null;
+  readonly unknown: ReadonlySet<string>;
+}
+
+export const lineScope = (analysis: ShellAnalysis, index: ProtectionIndex, workdir: string | null, lost = false, cdpath = false, variables?: LineVariables): LineScope => {
+  const hermesHome = index.facts.hermesHome;
+  // `export HOME=…` in an earlier call moves `~` for this line; exported with an unknown value, `~` is unknown.
+  const home = variables?.home !== undefined ? variables.home : index.facts.home;
   const start = workdir === null ? null : absoluteDir(workdir, { home, hermesHome, cwd: null });
   const cwds: (string | null)[] = [];
   const bases: (string | null)[] = [];
@@ -51,7 +59,8 @@ export const lineScope = (analysis: ShellAnalysis, index: ProtectionIndex, workd
       else if (!relativeTarget || searched) gone = true;
     }
   }
-  const contexts = cwds.map((at, i) => ({ home, hermesHome, cwd: at, base: bases[i] ?? null, lost: losts[i] ?? false }));
+  const unknownVariables = variables?.unknown;
+  const contexts = cwds.map((at, i) => ({ home, hermesHome, cwd: at, base: bases[i] ?? null, lost: losts[i] ?? false, ...(unknownVariables && unknownVariables.size > 0 ? { unknownVariables } : {}) }));
   return { index, analysis, cwds, bases, contexts, judged: new Map() };
 };
 
@@ -79,8 +88,16 @@ export const wordHit = (scope: LineScope, command: SimpleCommand, word: string):
 export const hitOf = (word: string, context: PathContext, index: ProtectionIndex): PathHit | null => {
   if (cannotName(word, context, index)) return null;
   const resolved = resolvePath(word, context);
-  return resolved === null ? null : matchPath(resolved, index);
+  const hit = resolved === null ? null : matchPath(resolved, index);
+  if (hit !== null || !word.includes('${')) return hit;
+  // `${NOPE:-/srv/h/config.yaml}`, `${X:+AGENTS.md}`: the expansion may be its default (red team 4, F1).
+  const fallback = withDefaults(word);
+  return fallback === word ? null : hitOf(fallback, context, index);
 };
+
+/** The word with each `${NAME:-WORD}`, `${NAME-WORD}`, `${NAME:=WORD}`, `${NAME=WORD}`, `${NAME:+WORD}`, `${NAME+WORD}` as its WORD. */
+export const withDefaults = (word: string): string =>
+  word.replace(/\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=+?]([^{}]*)\}/g, (_, fallback: string) => fallback.replace(/^["']|["']$/g, ''));
 
 const distinctiveName = /(?:tollgate\.ya?ml|ledger\.db(?:-wal|-shm)?|payloads\.db(?:-wal|-shm)?|tollgate\.sock|http-token)$/;
 

@@ -197,6 +197,9 @@ const namedFinding = (hit: PathHit, what: string = hit.what): ToolPathFinding =>
     : hit.kind === 'socket' || hit.kind === 'socket-dir' ? { id: 'socket-client', verdict: 'block', what } : { ...writeFinding(hit), what };
 
 export const toolPathFindings = (tool: string, args: Args, index: ProtectionIndex, context: PathContext): ToolPathFinding[] => {
+  // `MEDIA:<path>` in any text a tool sends (send_message, a reply) attaches that file (red team 4, F2).
+  const media = tool === 'terminal' || tool === 'write_file' || tool === 'patch' ? [] : mediaFindings(args, index, context);
+  if (media.length > 0) return media;
   const row = rowsByTool.get(tool);
   if (row === undefined) return knownTools.has(tool) ? [] : unknownToolFindings(tool, args, index, context);
   const findings: ToolPathFinding[] = [];
@@ -257,6 +260,18 @@ export const knownTools: ReadonlySet<string> = new Set([
   'kanban_attach', 'kanban_attachments', 'kanban_block', 'kanban_comment', 'kanban_complete', 'kanban_create', 'kanban_heartbeat', 'kanban_link',
   'kanban_list', 'kanban_show', 'kanban_unblock', 'yb_query_group_info', 'yb_query_group_members', 'yb_search_sticker', 'yb_send_sticker',
 ]);
+
+const mediaFindings = (args: Args, index: ProtectionIndex, context: PathContext): ToolPathFinding[] => {
+  const out: ToolPathFinding[] = [];
+  for (const text of strings(args)) {
+    if (!text.includes('MEDIA:')) continue;
+    for (const m of text.matchAll(/MEDIA:\s*(\S+)/g)) {
+      const hit = hitOf(fileUrlPath(m[1]!) ?? m[1]!, context, index);
+      if (hit?.kind === 'secret') out.push({ id: 'read-secret', verdict: 'block', what: `${hit.what}, attached as MEDIA:` });
+    }
+  }
+  return out;
+};
 
 /** Every string in the arguments, a few levels deep. */
 const strings = (value: unknown, depth = 0): string[] => {

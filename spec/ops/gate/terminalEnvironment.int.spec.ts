@@ -52,14 +52,16 @@ describe("variables the session's terminal exported, carried into later calls (r
     expect(verdict.reasons).to.include('self-protection:tollgate-control-command');
   });
 
-  it('forgets a variable unset, re-exported with a value it cannot know, or exported by a call that was blocked', async () => {
+  it('forgets a variable unset or exported by a call that was blocked, and refuses one re-exported with a value it cannot know', async () => {
     await call(`export D=${data}`);
     await call('unset D');
     const unset = await call('rm -rf $D');
     expect(unset.verdict, `${unset.message} ${unset.reasons.join(',')}`).to.equal('allow');
+    // Exported with a value the gate cannot read, the whole word may be anything the agent chose: the floor refuses.
     await call(`export D=${data}`);
     await call('export D=$(mktemp -d)');
-    expect((await call('rm -rf $D')).verdict).to.equal('allow');
+    expect((await call('rm -rf $D')).verdict).to.equal('block');
+    await call('unset D');
     // A blocked call ran nothing, so what it exported is not set.
     expect((await call(`export E=${data}; rm -rf ${data}`)).verdict).to.equal('block');
     const after = await call('echo $E');
@@ -95,6 +97,24 @@ describe("variables the session's terminal exported, carried into later calls (r
     await call('unset CDPATH');
     await call('cd /tmp');
     expect((await call('cd work && rm ledger.db')).verdict).to.equal('allow');
+  });
+
+  it('does not trust a value a later line may have changed: a plain reassignment, a branch, a subshell, a sourced file (red team 4, F3/F4)', async () => {
+    for (const setup of [[`export D=/tmp`, `D=${data}`], [`export D=${data}`, 'false && export D=/tmp/safe'], [`export D=${data}`, '(export D=/tmp/safe)'],
+      [`export D=${data}`, 'export D=/tmp/safe &'], ['export D=/tmp/safe', 'source ./env.sh'], ['set -a; D=$(cat /tmp/x)']]) {
+      sessionId = `e${++session}`;
+      await gate.userMessage({ sessionId, text: 'work on the project' });
+      for (const line of setup) await call(line);
+      const verdict = await call('rm -rf $D');
+      expect(verdict.verdict, `${setup.join(' ; ')} ; rm -rf $D: ${verdict.message}`).to.equal('block');
+    }
+  });
+
+  it('blocks exporting a Hermes switch however its value got there, and follows an exported HOME for ~', async () => {
+    expect((await call('printf -v HERMES_YOLO_MODE 1; export HERMES_YOLO_MODE')).verdict).to.equal('block');
+    await call(`export HOME=${join(root, 'tollgate')}`);
+    const verdict = await call('rm -rf ~/data');
+    expect(verdict.verdict, verdict.message).to.equal('block');
   });
 
   it('keeps ordinary exported variables ordinary (`export NODE_ENV=test`, then `npm test`)', async () => {
