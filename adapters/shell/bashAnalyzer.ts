@@ -45,9 +45,10 @@ const analyzeWith = (parser: Parser, source: string, environment?: Readonly<Reco
   const exports = extractor.exports();
   const touched = extractor.touched();
   const unsets = extractor.unsets();
+  const readonly = extractor.readonlyNames();
   return {
     source, parsed: extractor.problems.length === 0, problems: extractor.problems, commands: extractor.commands,
-    ...(exports ? { exports } : {}), ...(touched ? { touched } : {}), ...(unsets ? { unsets } : {}),
+    ...(exports ? { exports } : {}), ...(touched ? { touched } : {}), ...(unsets ? { unsets } : {}), ...(readonly ? { readonly } : {}),
   };
 };
 

@@ -100,6 +100,14 @@ export class CommandExtractor {
     return names.length === 0 ? undefined : names;
   }
 
+  /** Names the line makes read-only (`readonly D`, `declare -r D`): later assignments to them fail, silently. */
+  readonlyNames(): string[] | undefined {
+    const names = new Set<string>();
+    for (const m of this.line.matchAll(/(?:^|[\s;&|(){}`])(?:readonly|(?:declare|typeset|local)\s+(?:-[a-zA-Z]*\s+)*-[a-zA-Z]*r[a-zA-Z]*)((?:\s+-[a-zA-Z]+)*)((?:\s+[A-Za-z_][A-Za-z0-9_]*(?:=\S*)?)+)/g))
+      for (const word of m[2]!.trim().split(/\s+/)) { const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(word)?.[0]; if (name !== undefined) names.add(name); }
+    return names.size === 0 ? undefined : [...names];
+  }
+
   /** Names a straight line unsets (their value is then gone, not unknown; elsewhere an unset may not run). */
   unsets(): string[] | undefined {
     if (unclearExportSyntax.test(this.line)) return undefined;

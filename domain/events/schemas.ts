@@ -34,6 +34,7 @@ export const shellAnalysisSchema = z.object({
   exports: z.record(z.string(), z.string().nullable()).optional(),
   touched: z.array(z.string()).readonly().optional(),
   unsets: z.array(z.string()).readonly().optional(),
+  readonly: z.array(z.string()).readonly().optional(),
 });
 
 export const layerVerdictSchema = z.object({

@@ -19,11 +19,11 @@ export const evolve = (state: SessionState, event: TollgateEvent): SessionState 
       const kept = state.recentDecisions.length >= recentDecisionsKept ? state.recentDecisions.slice(1) : state.recentDecisions;
       const recentDecisions = [...kept, { callId, tool, fingerprint, verdict, layer, reasons, message, approvalId }];
       const { terminalCwd } = event.data;
-      const before = { known: state.terminalEnv ?? {}, unknown: state.terminalUnknown ?? [] };
+      const before = { known: state.terminalEnv ?? {}, unknown: state.terminalUnknown ?? [], pinned: state.terminalPinned ?? [] };
       const variables = variablesAfter(before, event.data);
       const terminalCdpath = cdpathAfter(state.terminalCdpath === true, event.data);
       const env = {
-        ...(variables === before ? {} : { terminalEnv: variables.known, terminalUnknown: variables.unknown }),
+        ...(variables === before ? {} : { terminalEnv: variables.known, terminalUnknown: variables.unknown, terminalPinned: variables.pinned ?? [] }),
         ...(terminalCdpath === (state.terminalCdpath === true) ? {} : { terminalCdpath }),
       };
       return terminalCwd === undefined ? { ...state, recentDecisions, ...env } : { ...state, recentDecisions, terminalCwd, ...env };

@@ -63,6 +63,8 @@ export interface OpenSession {
   readonly terminalEnv?: Readonly<Record<string, string>>;
   /** Names the terminal exported with a value the gate cannot know: `$NAME` there may be anything. */
   readonly terminalUnknown?: readonly string[];
+  /** Names made read-only in the terminal (terminalEnvironment.ts): they stay unknown. */
+  readonly terminalPinned?: readonly string[];
   /** CDPATH is exported in the terminal (terminalEnvironment.ts): a relative `cd` may land anywhere on it. */
   readonly terminalCdpath?: boolean;
 }

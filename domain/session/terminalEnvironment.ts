@@ -15,6 +15,8 @@ export interface TerminalVariables {
   readonly known: Readonly<Record<string, string>>;
   /** Exported with a value it cannot know (or by a call that may still run): `$NAME` may hold anything. */
   readonly unknown: readonly string[];
+  /** Made read-only while exported: a later export may fail without the gate seeing it, so they stay unknown. */
+  readonly pinned?: readonly string[];
 }
 
 export const noTerminalVariables: TerminalVariables = { known: {}, unknown: [] };
@@ -25,10 +27,11 @@ export const variablesAfter = (
 ): TerminalVariables => {
   const shell = decided.shell;
   if (decided.tool !== terminalTool || shell === null || decided.verdict === 'block') return before;
-  const { exports = {}, touched = [], unsets = [] } = shell;
+  const { exports = {}, touched = [], unsets = [], readonly = [] } = shell;
   // `source f`, `. f`, `eval …`: text the line does not show may give any exported name another value.
   const opaque = /(?:^|[\s;&|(){}])(?:source|eval|\.)\s/.test(shell.source);
-  if (Object.keys(exports).length === 0 && touched.length === 0 && !(opaque && Object.keys(before.known).length > 0)) return before;
+  if (Object.keys(exports).length === 0 && touched.length === 0 && readonly.length === 0 && !(opaque && Object.keys(before.known).length > 0)) return before;
+  const pinned = new Set([...(before.pinned ?? []), ...readonly]);
   const known: Record<string, string> = { ...before.known };
   const unknown = new Set(before.unknown);
   const lose = (name: string) => { delete known[name]; if (unknown.size < maxVariables) unknown.add(name); };
@@ -43,7 +46,8 @@ export const variablesAfter = (
   }
   // A name the session exported keeps whatever a plain assignment gives it (`export D=a` then `D=b`).
   for (const name of touched) if (!(name in exports) && (name in known || unknown.has(name))) lose(name);
-  return { known, unknown: [...unknown] };
+  for (const name of pinned) if (name in known || unknown.has(name) || name in exports) lose(name);
+  return { known, unknown: [...unknown], pinned: [...pinned] };
 };
 
 /**

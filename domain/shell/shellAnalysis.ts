@@ -69,6 +69,8 @@ export interface ShellAnalysis {
   readonly touched?: readonly string[];
   /** Names the line unsets. */
   readonly unsets?: readonly string[];
+  /** Names the line makes read-only: their value can no longer change, and later exports of them fail. */
+  readonly readonly?: readonly string[];
 }
 
 /** One rule of the command floor that matched one simple command. */

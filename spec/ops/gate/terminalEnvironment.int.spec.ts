@@ -99,9 +99,9 @@ describe("variables the session's terminal exported, carried into later calls (r
     expect((await call('cd work && rm ledger.db')).verdict).to.equal('allow');
   });
 
-  it('does not trust a value a later line may have changed: a plain reassignment, a branch, a subshell, a sourced file (red team 4, F3/F4)', async () => {
+  it('does not trust a value a later line may have changed: a plain reassignment, a branch, a subshell, a sourced file, a read-only name re-exported (red team 4, F3/F4)', async () => {
     for (const setup of [[`export D=/tmp`, `D=${data}`], [`export D=${data}`, 'false && export D=/tmp/safe'], [`export D=${data}`, '(export D=/tmp/safe)'],
-      [`export D=${data}`, 'export D=/tmp/safe &'], ['export D=/tmp/safe', 'source ./env.sh'], ['set -a; D=$(cat /tmp/x)']]) {
+      [`export D=${data}`, 'export D=/tmp/safe &'], ['export D=/tmp/safe', 'source ./env.sh'], ['set -a; D=$(cat /tmp/x)'], [`export D=${data}; readonly D`, 'export D=/tmp/safe']]) {
       sessionId = `e${++session}`;
       await gate.userMessage({ sessionId, text: 'work on the project' });
       for (const line of setup) await call(line);
