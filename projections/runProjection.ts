@@ -90,7 +90,16 @@ class Slot<S> implements RunningProjection<S> {
     return new Promise((resolve, reject) => { this.waiters.push({ position, resolve, reject }); });
   }
 
-  async checkpoint(): Promise<void> {
+  /** Saves one after another: a save still in flight when `stop` runs must not land after it (or over a later one). */
+  checkpoint(): Promise<void> {
+    const next = this.saving.then(() => this.saveNow());
+    this.saving = next.catch(() => undefined);
+    return next;
+  }
+
+  private saving: Promise<void> = Promise.resolve();
+
+  private async saveNow(): Promise<void> {
     const snapshot = this.current;
     if (snapshot.position === this.savedPosition || this.failed) return;
     const serialize = this.projection.serialize ?? ((state: S) => state as unknown);
