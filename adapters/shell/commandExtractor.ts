@@ -81,6 +81,12 @@ export class CommandExtractor {
     const names = exportedNames(this.line);
     // `set -a`: every name the line assigns is exported.
     if (/\bset\s+(?:-[a-zA-Z]*a|-o\s+allexport)\b/.test(this.line)) for (const name of touchedNames(this.line)) if (!names.has(name)) names.set(name, 'export');
+    // An export whose words the text reading above could not split (`export A=$(x y) B=…`): every name the line
+    // assigns may be exported, with a value not known.
+    const unsure = new Set<string>();
+    if (/\b(?:export|declare|typeset|local|readonly)\b/.test(this.line)) {
+      for (const name of touchedNames(this.line)) if (!names.has(name)) { names.set(name, 'export'); unsure.add(name); }
+    }
     if (names.size === 0) return undefined;
     // A value is known only on a straight line that assigns the name once: a branch, a subshell, a function, a
     // pipeline stage or a later plain assignment may leave another value behind (red team 4).
@@ -89,7 +95,7 @@ export class CommandExtractor {
     for (const [name, how] of names) {
       if (how === 'unset') { out[name] = null; continue; }
       const once = assignmentCount(this.line, name) <= 1;
-      out[name] = straight && once ? this.state.lookup(name) ?? null : null;
+      out[name] = straight && once && !unsure.has(name) ? this.state.lookup(name) ?? null : null;
     }
     return out;
   }

@@ -1,14 +1,16 @@
 /**
  * The variables a session's terminal keeps between calls. Hermes dumps `export -p` after every command and
  * sources it before the next, so `export D=/srv/app/data` in one call is `$D` in the next: the floor must read
- * `rm -rf $D` as what D holds. Only a call that ran counts (allowed); one that was asked may run later or never,
- * so what it exports becomes unknown; a blocked call changes nothing.
+ * `rm -rf $D` as what D holds. A value is known only when the analyzer is sure of it (a straight line that sets
+ * it once); anything else makes the name unknown, and so does an asked call (it may run later or never). A
+ * blocked call changes nothing.
  */
 import type { ShellAnalysis } from '../shell/shellAnalysis.ts';
 import { terminalTool } from './terminalDirectory.ts';
 
-/** Exported variables kept per session; beyond this, further names are unknown (as if never exported). */
+/** Variables kept per session; past this, every variable counts as unknown (`*`): the floor then refuses them all. */
 const maxVariables = 256;
+export const everyVariable = '*';
 
 export interface TerminalVariables {
   /** Exported with a value the gate knows. */
@@ -18,8 +20,6 @@ export interface TerminalVariables {
   /** Made read-only while exported: a later export may fail without the gate seeing it, so they stay unknown. */
   readonly pinned?: readonly string[];
 }
-
-export const noTerminalVariables: TerminalVariables = { known: {}, unknown: [] };
 
 export const variablesAfter = (
   before: TerminalVariables,
@@ -34,7 +34,7 @@ export const variablesAfter = (
   const pinned = new Set([...(before.pinned ?? []), ...readonly]);
   const known: Record<string, string> = { ...before.known };
   const unknown = new Set(before.unknown);
-  const lose = (name: string) => { delete known[name]; if (unknown.size < maxVariables) unknown.add(name); };
+  const lose = (name: string) => { delete known[name]; unknown.add(unknown.size < maxVariables ? name : everyVariable); };
   if (opaque) for (const name of Object.keys(before.known)) lose(name);
   for (const [name, value] of Object.entries(exports)) {
     if (name === '__proto__') continue;

@@ -210,7 +210,7 @@ export const resolvePath = (word: string, context: PathContext): ResolvedPath | 
     // `export D=$(…)` earlier, then `rm -rf $D`: the whole word is a value the agent set and the gate cannot read.
     const whole = /^\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))\/*$/.exec(text);
     const name = whole?.[1] ?? whole?.[2];
-    if (name !== undefined && context.unknownVariables?.has(name) === true) return { absolute: null, relative: null, unresolved: null, anywhere: [], unknownVariable: name };
+    if (name !== undefined && (context.unknownVariables?.has(name) === true || context.unknownVariables?.has('*') === true)) return { absolute: null, relative: null, unresolved: null, anywhere: [], unknownVariable: name };
     return fromUnresolved(text);
   }
   if (text.startsWith('/')) return { absolute: normalizePath(text), relative: null, unresolved: null };

@@ -117,6 +117,13 @@ describe("variables the session's terminal exported, carried into later calls (r
     expect(verdict.verdict, verdict.message).to.equal('block');
   });
 
+  it('fails closed once the session has exported more unknown variables than it keeps: every variable then counts as unknown', async () => {
+    const many = Array.from({ length: 300 }, (_, i) => `V${i}=$(cat /tmp/v${i})`).join(' ');
+    expect((await call(`export ${many}`)).verdict).to.equal('allow');
+    const verdict = await call('rm -rf $NEVER_EXPORTED');
+    expect(verdict.verdict, verdict.message).to.equal('block');
+  });
+
   it('keeps ordinary exported variables ordinary (`export NODE_ENV=test`, then `npm test`)', async () => {
     await call('export NODE_ENV=test BUILD=/tmp/out');
     for (const line of ['npm test', 'rm -rf $BUILD', 'echo $NODE_ENV > env.txt']) {
