@@ -76,16 +76,26 @@ export class CommandExtractor {
     this.state = new LineState(environment);
   }
 
+  // The line's text is read for these once; exports(), touched() and unsets() all ask.
+  private assignedNames: string[] | undefined;
+  private exportedByName: ReadonlyMap<string, 'export' | 'unset'> | undefined;
+  private assigned(): string[] {
+    return this.assignedNames ??= touchedNames(this.line);
+  }
+  private exported(): ReadonlyMap<string, 'export' | 'unset'> {
+    return this.exportedByName ??= exportedNames(this.line);
+  }
+
   /** The variables the line exports or unsets, with the value it leaves when that is one known text. */
   exports(): Record<string, string | null> | undefined {
-    const names = exportedNames(this.line);
+    const names = new Map(this.exported());
     // `set -a`: every name the line assigns is exported.
-    if (/\bset\s+(?:-[a-zA-Z]*a|-o\s+allexport)\b/.test(this.line)) for (const name of touchedNames(this.line)) if (!names.has(name)) names.set(name, 'export');
+    if (/\bset\s+(?:-[a-zA-Z]*a|-o\s+allexport)\b/.test(this.line)) for (const name of this.assigned()) if (!names.has(name)) names.set(name, 'export');
     // An export whose words the text reading above could not split (`export A=$(x y) B=…`): every name the line
     // assigns may be exported, with a value not known.
     const unsure = new Set<string>();
     if (/\b(?:export|declare|typeset|local|readonly)\b/.test(this.line)) {
-      for (const name of touchedNames(this.line)) if (!names.has(name)) { names.set(name, 'export'); unsure.add(name); }
+      for (const name of this.assigned()) if (!names.has(name)) { names.set(name, 'export'); unsure.add(name); }
     }
     if (names.size === 0) return undefined;
     // A value is known only on a straight line that assigns the name once: a branch, a subshell, a function, a
@@ -102,13 +112,14 @@ export class CommandExtractor {
 
   /** Names the line assigns or unsets in any way (a name the session exported keeps whatever it is given). */
   touched(): string[] | undefined {
-    const names = [...new Set([...touchedNames(this.line), ...exportedNames(this.line).keys()])];
+    const names = [...new Set([...this.assigned(), ...this.exported().keys()])];
     return names.length === 0 ? undefined : names;
   }
 
   /** Names the line makes read-only (`readonly D`, `declare -r D`): later assignments to them fail, silently. */
   readonlyNames(): string[] | undefined {
     const names = new Set<string>();
+    if (!this.line.includes('readonly') && !this.line.includes('declare') && !this.line.includes('typeset') && !this.line.includes('local')) return undefined;
     for (const m of this.line.matchAll(/(?:^|[\s;&|(){}`])(?:readonly|(?:declare|typeset|local)\s+(?:-[a-zA-Z]*\s+)*-[a-zA-Z]*r[a-zA-Z]*)((?:\s+-[a-zA-Z]+)*)((?:\s+[A-Za-z_][A-Za-z0-9_]*(?:=\S*)?)+)/g))
       for (const word of m[2]!.trim().split(/\s+/)) { const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(word)?.[0]; if (name !== undefined) names.add(name); }
     return names.size === 0 ? undefined : [...names];
@@ -116,9 +127,8 @@ export class CommandExtractor {
 
   /** Names a straight line unsets (their value is then gone, not unknown; elsewhere an unset may not run). */
   unsets(): string[] | undefined {
-    if (unclearExportSyntax.test(this.line)) return undefined;
-    const names = [...exportedNames(this.line)].filter(([, how]) => how === 'unset').map(([name]) => name);
-    return names.length === 0 ? undefined : names;
+    const names = [...this.exported()].filter(([, how]) => how === 'unset').map(([name]) => name);
+    return names.length === 0 || unclearExportSyntax.test(this.line) ? undefined : names;
   }
 
   run(): void {
@@ -597,13 +607,18 @@ const assignmentCount = (line: string, name: string): number =>
  */
 const touchedNames = (line: string): string[] => {
   const names = new Set<string>();
-  for (const m of line.matchAll(/(?:^|[^\w$])([A-Za-z_][A-Za-z0-9_]*)\+?=/g)) names.add(m[1]!);
-  for (const m of line.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*):?=/g)) names.add(m[1]!);
-  for (const m of line.matchAll(/\b(?:read|mapfile|readarray)\b((?:\s+-[a-zA-Z]+(?:\s+\S+)?)*)((?:\s+[A-Za-z_][A-Za-z0-9_]*)+)/g))
-    for (const n of m[2]!.trim().split(/\s+/)) names.add(n);
-  for (const m of line.matchAll(/\bprintf\s+(?:-[a-zA-Z]+\s+)*-v\s*([A-Za-z_][A-Za-z0-9_]*)/g)) names.add(m[1]!);
-  for (const m of line.matchAll(/\b(?:for|select)\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\b/g)) names.add(m[1]!);
-  for (const m of line.matchAll(/\bgetopts\s+\S+\s+([A-Za-z_][A-Za-z0-9_]*)/g)) names.add(m[1]!);
+  // Each pattern needs a word or sign most lines lack; the plain search skips the pattern on those.
+  if (line.includes('=')) {
+    for (const m of line.matchAll(/(?:^|[^\w$])([A-Za-z_][A-Za-z0-9_]*)\+?=/g)) names.add(m[1]!);
+    for (const m of line.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*):?=/g)) names.add(m[1]!);
+  }
+  if (line.includes('read') || line.includes('mapfile')) {
+    for (const m of line.matchAll(/\b(?:read|mapfile|readarray)\b((?:\s+-[a-zA-Z]+(?:\s+\S+)?)*)((?:\s+[A-Za-z_][A-Za-z0-9_]*)+)/g))
+      for (const n of m[2]!.trim().split(/\s+/)) names.add(n);
+  }
+  if (line.includes('printf')) for (const m of line.matchAll(/\bprintf\s+(?:-[a-zA-Z]+\s+)*-v\s*([A-Za-z_][A-Za-z0-9_]*)/g)) names.add(m[1]!);
+  if (line.includes('for') || line.includes('select')) for (const m of line.matchAll(/\b(?:for|select)\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\b/g)) names.add(m[1]!);
+  if (line.includes('getopts')) for (const m of line.matchAll(/\bgetopts\s+\S+\s+([A-Za-z_][A-Za-z0-9_]*)/g)) names.add(m[1]!);
   return [...names];
 };
 

@@ -2,6 +2,7 @@
  * One row of a command rule table: a stable kebab-case id (allowlists and the ledger use it), a matcher over one
  * parsed simple command, a one-sentence reason, and examples that the table's spec runs through the real parser.
  */
+import { recentMemo } from '../../shell/recentMemo.ts';
 import type { RuleHit, ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
 
 export interface CommandRule {
@@ -25,12 +26,11 @@ export interface DangerousRule extends CommandRule {
 }
 
 /** Each line's hits per table: the gate and the question it asks read the same line's hits more than once. */
-const hitsOfLine = new WeakMap<ShellAnalysis, Map<readonly CommandRule[], readonly RuleHit[]>>();
+const hitsOfLine = recentMemo((_analysis: ShellAnalysis) => new Map<readonly CommandRule[], readonly RuleHit[]>(), 4);
 
 /** Every (rule, command) pair that matches, once per rule and command text, in table order. */
 export const matchRules = (rules: readonly CommandRule[], analysis: ShellAnalysis): readonly RuleHit[] => {
-  let lines = hitsOfLine.get(analysis);
-  if (lines === undefined) hitsOfLine.set(analysis, lines = new Map());
+  const lines = hitsOfLine(analysis);
   let hits = lines.get(rules);
   if (hits === undefined) lines.set(rules, hits = Object.freeze(findHits(rules, analysis)));
   return hits;

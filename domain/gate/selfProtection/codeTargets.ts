@@ -74,6 +74,7 @@ export const codeReachesLoopbackPort = (code: string, port: number): boolean => 
 
 /** A URL literal in code on a loopback host whose port is filled in (`f'http://127.0.0.1:{p}'`, `'http://localhost:' + p`). */
 export const literalPortUnknown = (literals: readonly string[], code: string, port: number): boolean => {
+  if (!literals.some((l) => l.includes('://'))) return false;
   const constants = assignedConstants(code);
   return literals.some((l) => {
     const filled = l.replace(/\{([A-Za-z_]\w*)\}/g, (whole, name: string) => { const v = constants.get(name); return v == null ? whole : String(v); });

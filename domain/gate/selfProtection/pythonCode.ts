@@ -16,6 +16,8 @@ const quote = (text: string): string => `'${text.replace(/'/g, '')}'`;
 
 /** The code with adjacent literal concatenations folded into one literal (a bounded number of rounds). */
 export const foldLiterals = (code: string): string => {
+  // Every fold needs a `+` or a join; most code has neither.
+  if (!code.includes('+') && !code.includes('.join')) return code;
   let folded = code;
   for (let round = 0; round < 64; round++) {
     const next = folded
@@ -29,6 +31,7 @@ export const foldLiterals = (code: string): string => {
 };
 
 export const pythonStringLiterals = (code: string): string[] => {
+  if (!hasQuote(code)) return [];
   const out: string[] = [];
   for (const match of code.matchAll(literal)) out.push(match[3]!);
   const folded = foldLiterals(code);
@@ -45,4 +48,7 @@ export const isPlainRead = (code: string): boolean => !writeMode.test(code) && !
 
 /** `print('data/keys')`, `console.log("…")`, `puts '…'`: a literal that is only printed opens nothing. */
 const printedLiteral = /\b(?:print|console\.log|puts|say|echo)\s*\(?\s*(?:[rRbBuUfF]{0,2}(?:'[^'\n]*'|"[^"\n]*")\s*(?:,\s*)?)+\)?/g;
-export const withoutPrintedLiterals = (code: string): string => code.replace(printedLiteral, 'print()');
+export const withoutPrintedLiterals = (code: string): string => (hasQuote(code) ? code.replace(printedLiteral, 'print()') : code);
+
+/** Every literal, printed or folded, starts with a quote. */
+const hasQuote = (code: string): boolean => code.includes("'") || code.includes('"');

@@ -7,6 +7,7 @@
 import { parseOptions } from '../../shell/commandOptions.ts';
 import { writtenFiles } from '../../shell/commandFacts.ts';
 import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
+import { recentMemo } from '../../shell/recentMemo.ts';
 import { isTollgateControl } from './controlCommands.ts';
 
 export interface Operands {
@@ -54,15 +55,6 @@ const sortGrammar = { shortWithValue: 'otTSk', longWithValue: ['output', 'field-
 
 const none: Operands = { writes: [], reads: [], trees: [], code: [], readOnly: true };
 
-// Several rows ask about the same command of one line; the answer is computed once per command object.
-const memo = new WeakMap<SimpleCommand, Operands>();
-
-export const operandsOf = (command: SimpleCommand): Operands => {
-  let operands = memo.get(command);
-  if (operands === undefined) memo.set(command, operands = computeOperands(command));
-  return operands;
-};
-
 const computeOperands = (command: SimpleCommand): Operands => {
   const redirectWrites = writtenFiles(command);
   // `< f`, `3< f` (then read through /dev/fd/3 or <&3), `<> f`; not heredocs, not fd duplications (`<&3`).
@@ -77,13 +69,11 @@ const computeOperands = (command: SimpleCommand): Operands => {
   return { ...own, writes: [...own.writes, ...redirectWrites], reads: [...own.reads, ...redirectReads] };
 };
 
+// Several rows ask about the same command of one line; the answer is computed once per command object.
+export const operandsOf: (command: SimpleCommand) => Operands = recentMemo(computeOperands);
+
 /** Every word of the command's arguments as wordsIn reads them, once per command object. */
-const argWordsMemo = new WeakMap<SimpleCommand, readonly string[]>();
-export const argWords = (command: SimpleCommand): readonly string[] => {
-  let words = argWordsMemo.get(command);
-  if (words === undefined) argWordsMemo.set(command, words = command.args.flatMap(wordsIn));
-  return words;
-};
+export const argWords = recentMemo((command: SimpleCommand): readonly string[] => command.args.flatMap(wordsIn));
 
 const programOperands = (command: SimpleCommand): Operands => {
   const { program, args } = command;

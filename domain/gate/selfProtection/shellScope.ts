@@ -4,6 +4,7 @@
  */
 import { normalizePath } from '../../shell/shellPaths.ts';
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
+import { recentMemo } from '../../shell/recentMemo.ts';
 import { withoutPrintedLiterals } from './pythonCode.ts';
 import { cannotName, hermesProtectedNames, matchPath, mentionedPath, resolvePath, type PathContext, type PathHit, type ProtectionIndex } from './protectedPaths.ts';
 
@@ -101,8 +102,22 @@ export const withDefaults = (word: string): string =>
 
 const distinctiveName = /(?:tollgate\.ya?ml|ledger\.db(?:-wal|-shm)?|payloads\.db(?:-wal|-shm)?|tollgate\.sock|http-token)$/;
 
+/**
+ * Texts already searched, per path context: the socket, secret and write rows, and the code row, each search the
+ * same code of one command. A line's contexts are made once (lineScope), so their identity keys the memo.
+ */
+const textHits = recentMemo((_context: PathContext) => ({ index: null as ProtectionIndex | null, hits: new Map<string, PathHit | null>() }));
+
 /** Protected paths inside code or prose: absolute mentions, and path-like tokens (with a '/', or a protected name). */
 export const hitInText = (raw: string, context: PathContext, index: ProtectionIndex): PathHit | null => {
+  const memo = textHits(context);
+  if (memo.index !== index) { memo.index = index; memo.hits.clear(); }
+  let hit = memo.hits.get(raw);
+  if (hit === undefined) memo.hits.set(raw, hit = searchText(raw, context, index));
+  return hit;
+};
+
+const searchText = (raw: string, context: PathContext, index: ProtectionIndex): PathHit | null => {
   // A literal that is only printed (`python3 -c "print('data/keys')"`) names nothing that is opened.
   // Format placeholders stand for unknown values: `f'{d}/http-token'` is judged as `$_/http-token`.
   const text = withoutPrintedLiterals(raw).replace(/\{[A-Za-z_][A-Za-z0-9_.]*\}/g, '$_');
