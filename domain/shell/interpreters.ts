@@ -16,8 +16,10 @@ const families: readonly (readonly [InterpreterFamily, RegExp])[] = [
   ['lua', /^(?:lua|luajit)(?:\d+(?:\.\d+)*)?$/],
 ];
 
-export const interpreterFamily = (program: string): InterpreterFamily | undefined =>
-  families.find(([, name]) => name.test(program))?.[0];
+export const interpreterFamily = (program: string): InterpreterFamily | undefined => {
+  for (const [family, name] of families) if (name.test(program)) return family;
+  return undefined;
+};
 
 interface InlineGrammar {
   /** Short letters that run the next word (or the rest of the cluster) as code. */

@@ -2,10 +2,9 @@
  * The identity of an action for grants and the allowlist: the same tool with the same command line (or the
  * same arguments) is the same action. Anything else — one more flag, another path — is a different action.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalJson } from '../encoding/canonicalJson.ts';
 
+// One-shot `hash` (Node ≥ 20.12) is the same SHA-256 as createHash(…).update(…).digest('hex'), at under half the cost.
 export const actionFingerprint = (tool: string, action: { commandLine: string } | { args: unknown }): string =>
-  createHash('sha256')
-    .update(canonicalJson('commandLine' in action ? { tool, commandLine: action.commandLine } : { tool, args: action.args }))
-    .digest('hex');
+  hash('sha256', canonicalJson('commandLine' in action ? { tool, commandLine: action.commandLine } : { tool, args: action.args }), 'hex');

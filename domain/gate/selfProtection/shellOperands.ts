@@ -73,7 +73,14 @@ const computeOperands = (command: SimpleCommand): Operands => {
 export const operandsOf: (command: SimpleCommand) => Operands = recentMemo(computeOperands);
 
 /** Every word of the command's arguments as wordsIn reads them, once per command object. */
-export const argWords = recentMemo((command: SimpleCommand): readonly string[] => command.args.flatMap(wordsIn));
+export const argWords = recentMemo((command: SimpleCommand): readonly string[] => {
+  const words: string[] = [];
+  for (const arg of command.args) {
+    if (isPlainWord(arg)) words.push(arg);
+    else for (const word of wordsIn(arg)) words.push(word);
+  }
+  return words;
+});
 
 const programOperands = (command: SimpleCommand): Operands => {
   const { program, args } = command;
@@ -191,10 +198,12 @@ const tarOperands = (args: readonly string[], words: readonly string[]): Operand
 
 const writeAll = (words: readonly string[]): Operands => ({ writes: words, reads: words, trees: [], code: [], readOnly: false });
 
+/** Most words are plain: nothing wordsIn reads can split them. */
+const isPlainWord = (arg: string): boolean => arg[0] !== '-' && !arg.includes('=') && !arg.includes('@') && !arg.startsWith('file:');
+
 /** The word itself, and the value of `--opt=VALUE`, `KEY=VALUE` (dd of=), `-oVALUE`, curl's `@FILE`. */
 export const wordsIn = (arg: string): string[] => {
-  // Most words are plain: nothing below can split them.
-  if (arg[0] !== '-' && !arg.includes('=') && !arg.includes('@') && !arg.startsWith('file:')) return [arg];
+  if (isPlainWord(arg)) return [arg];
   const out = [arg];
   const eq = arg.includes('=') ? /^(?:--?[A-Za-z][\w-]*|[A-Za-z_][\w]*)=(.*)$/s.exec(arg) : null;
   if (eq !== null) out.push(eq[1]!);
