@@ -115,7 +115,8 @@ export const loopbackPortUnknown = (word: string, port: number): boolean => {
   for (const match of folded.matchAll(/(?:^|[^A-Za-z0-9._~-])(\[[0-9a-fA-F:.%]+\]|[A-Za-z0-9._~-]+):(?=[$`{%]|["']?\s*\+|$)/g)) {
     if (isLoopbackHost(match[1]!)) return true;
   }
-  return new RegExp(`(?:^|//|@)[^/\\s:@]*[$\`{][^/\\s@]*:0*${port}(?![0-9])`).test(folded);
+  // The host part must hold an expansion (`$`, a backquote or `{`); most words have none, and skip compiling.
+  return /[$`{]/.test(folded) && new RegExp(`(?:^|//|@)[^/\\s:@]*[$\`{][^/\\s@]*:0*${port}(?![0-9])`).test(folded);
 };
 
 /**

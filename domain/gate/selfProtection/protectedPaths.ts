@@ -378,7 +378,7 @@ const lostNote = '(the folder it is in is unknown to the gate; use an absolute p
 const matchAnywhere = (segments: readonly string[], index: ProtectionIndex): PathHit | null => {
   if (segments.length === 0) return { kind: 'data', what: `the terminal's own folder ${lostNote}` };
   const hits: PathHit[] = [];
-  const same = (pattern: string, name: string): boolean => pattern === name || (isPattern(pattern) && new RegExp(`^${globSource(pattern)}$`).test(name));
+  const same = (pattern: string, name: string): boolean => pattern === name || (isPattern(pattern) && globRegex(pattern).test(name));
   for (const e of [...index.entries, ...index.homes]) {
     for (let k = Math.min(segments.length, e.segments.length); k >= 1; k--) {
       let aligned = true;
@@ -415,7 +415,7 @@ export const containsAnywhere = (segments: readonly string[], index: ProtectionI
   for (const e of [...index.entries, ...index.homes]) {
     if (secretsOnly && e.kind !== 'secret') continue;
     for (let start = 0; start + segments.length <= e.segments.length; start++) {
-      const pattern = segments.map((s) => new RegExp(`^${globSource(s)}$`));
+      const pattern = segments.map(globRegex);
       if (pattern.every((p, i) => p.test(e.segments[start + i]!)))
         return { kind: e.kind === 'hermes-home' ? 'hermes-file' : e.kind, what: `${e.path} ${lostNote}` };
     }
@@ -474,13 +474,25 @@ const matchGlob = (path: string, index: ProtectionIndex): PathHit | null => {
 const rulesFileGlob = (segment: string, index: ProtectionIndex): PathHit | null => {
   const literal = /^[^*?[{]*/.exec(segment)![0];
   if (literal === '') return null;
-  const pattern = new RegExp(`^${globSource(segment)}$`);
+  const pattern = globRegex(segment);
   for (const name of index.rulesFiles) if (name.startsWith(literal) && pattern.test(name)) return { kind: 'rules-file', what: name };
   return null;
 };
 
 /** One regular expression per segment; a segment without wildcards matches only itself. */
-const segmentPatterns = (path: string): RegExp[] => segmentsOf(path).map((s) => new RegExp(`^${globSource(s)}$`));
+const segmentPatterns = (path: string): RegExp[] => segmentsOf(path).map(globRegex);
+
+// Compiled once per glob: the same few patterns (`*.ts`, `data/*`) come back call after call. Bounded, so a
+// stream of distinct globs costs only their compiling, never memory. Without the g or y flag, reuse is safe.
+const compiledGlobs = new Map<string, RegExp>();
+const globRegex = (glob: string): RegExp => {
+  let pattern = compiledGlobs.get(glob);
+  if (pattern === undefined) {
+    if (compiledGlobs.size >= 512) compiledGlobs.clear();
+    compiledGlobs.set(glob, pattern = new RegExp(`^${globSource(glob)}$`));
+  }
+  return pattern;
+};
 
 const globSource = (glob: string): string => {
   let source = '';
