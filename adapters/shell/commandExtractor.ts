@@ -88,6 +88,8 @@ export class CommandExtractor {
 
   /** The variables the line exports or unsets, with the value it leaves when that is one known text. */
   exports(): Record<string, string | null> | undefined {
+    // Without one of these words nothing below can export a name (the common line).
+    if (!/\b(?:export|declare|typeset|local|readonly|unset|set)\b/.test(this.line)) return undefined;
     const names = new Map(this.exported());
     // `set -a`: every name the line assigns is exported.
     if (/\bset\s+(?:-[a-zA-Z]*a|-o\s+allexport)\b/.test(this.line)) for (const name of this.assigned()) if (!names.has(name)) names.set(name, 'export');

@@ -7,4 +7,7 @@ import { canonicalJson } from '../encoding/canonicalJson.ts';
 
 // One-shot `hash` (Node ≥ 20.12) is the same SHA-256 as createHash(…).update(…).digest('hex'), at under half the cost.
 export const actionFingerprint = (tool: string, action: { commandLine: string } | { args: unknown }): string =>
-  hash('sha256', canonicalJson('commandLine' in action ? { tool, commandLine: action.commandLine } : { tool, args: action.args }), 'hex');
+  hash('sha256', 'commandLine' in action ? commandLineText(tool, action.commandLine) : canonicalJson({ tool, args: action.args }), 'hex');
+
+/** canonicalJson({ tool, commandLine }), spelled out: two strings, keys already in order, on every call. */
+const commandLineText = (tool: string, commandLine: string): string => `{"commandLine":${JSON.stringify(commandLine)},"tool":${JSON.stringify(tool)}}`;

@@ -85,7 +85,7 @@ const killsByFacts = (command: SimpleCommand, scope: LineScope): CommandFinding[
   // `echo 4242 > /tmp/p; kill $(cat /tmp/p)`: the pid goes through a file written on the line.
   const pid = scope.index.facts.pid;
   if (program === 'kill' && pid !== null && args.some(dynamic)
-    && [...writtenOnLine(scope.analysis, command).values()].some((text) => text.split(/\s+/).some((t) => /^\+?0*\d+$/.test(t) && Number(t) === pid)))
+    && [...writtenOnLine(scope.analysis.commands, command).values()].some((text) => text.split(/\s+/).some((t) => /^\+?0*\d+$/.test(t) && Number(t) === pid)))
     return one('kill-guard', 'the daemon, through a pid written on the line');
   if (program === 'kill' || (program === 'xargs' && args.includes('kill'))) {
     const fed = args.some((a) => /lsof|fuser|\bss\b|netstat/.test(a)) || command.via.some((v) => v.startsWith('xargs')) || command.pipedFrom.length > 0;
@@ -186,9 +186,9 @@ const runsHiddenText = (command: SimpleCommand): CommandFinding[] => {
 
 
 /** Files written earlier on the line with a known content: `cat > f <<EOF`, `echo … > f`, `printf … > f`. */
-const writtenOnLine = (analysis: ShellAnalysis, before: SimpleCommand | null): Map<string, string> => {
+const writtenOnLine = (commands: readonly SimpleCommand[], before: SimpleCommand | null): Map<string, string> => {
   const files = new Map<string, string>();
-  for (const c of analysis.commands) {
+  for (const c of commands) {
     if (c === before) break;
     const printed = c.program === 'echo' || c.program === 'printf' ? c.args.filter((a) => !/^-[neE]+$/.test(a)).join(' ').replace(/\\n/g, '\n') : undefined;
     const content = c.program === 'cat' || c.program === 'tee' ? c.stdin : printed;
@@ -235,7 +235,7 @@ const runsCode = (command: SimpleCommand, scope: LineScope, onDisk: RunScripts =
   // `cat > /tmp/a.py <<EOF … EOF; python3 /tmp/a.py`, `bash < /tmp/x.sh`: the script written earlier on the line,
   // else the one on disk (written in an earlier call), as recorded before decide.
   const run = scriptWords(command);
-  const written = run.length === 0 ? noFiles : writtenOnLine(scope.analysis, command);
+  const written = run.length === 0 ? noFiles : writtenOnLine(scope.analysis.commands, command);
   for (const script of run) {
     const absolute = resolvePath(script, context)?.absolute;
     const content = written.get(script) ?? (absolute == null ? undefined : onDisk[absolute]);
@@ -258,7 +258,7 @@ const curlrcFinding = (path: string, content: string, index: ProtectionIndex, co
 
 /** `echo 'tollgate approve x' > /tmp/a.sh`, `cat > run.py <<EOF`: a script written by the line, judged as write_file's are. */
 const writesScript = (command: SimpleCommand, scope: LineScope): CommandFinding[] => {
-  const written = [...writtenOnLine({ ...scope.analysis, commands: [command] }, null)];
+  const written = [...writtenOnLine([command], null)];
   const context = contextOf(scope, command);
   for (const [path, content] of written) {
     const curlrc = curlrcFinding(path, content, scope.index, context);
@@ -317,7 +317,7 @@ const curlFindings = (command: SimpleCommand, scope: LineScope, scripts: RunScri
   // `CURL_HOME=/tmp curl …`: a .curlrc from a home the floor did not see written (`-q` first skips it).
   if (!['-q', '--disable'].includes(command.args[0] ?? '') && /(?:^|[\s;&|(])(?:CURL_HOME|XDG_CONFIG_HOME|HOME)=/.test(scope.analysis.source))
     return one('socket-client', 'a .curlrc from another home');
-  const written = writtenOnLine(scope.analysis, command);
+  const written = writtenOnLine(scope.analysis.commands, command);
   for (const file of curlConfigFiles(command.args)) {
     const absolute = resolvePath(file, contextOf(scope, command))?.absolute;
     const text = file === '-' ? command.stdin : written.get(file) ?? (absolute == null ? undefined : scripts[absolute]);
@@ -465,7 +465,7 @@ const hermesSwitches = new Set(['HERMES_SAFE_MODE', 'HERMES_YOLO_MODE', 'HERMES_
 
 /** Findings about the line as a whole (the analyzer records no command for a bare declaration). */
 export const lineFindings = (source: string): CommandFinding[] => {
-  const match = unguardingDeclaration.exec(source);
+  const match = source.includes('HERMES_') ? unguardingDeclaration.exec(source) : null;
   return match === null ? [] : [{ id: 'hermes-control', what: `${match[1]} set for the Hermes started next` }];
 };
 

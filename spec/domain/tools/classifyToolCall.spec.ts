@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { expect } from 'chai';
+import { canonicalJson } from '../../../domain/encoding/canonicalJson.ts';
 import type { ShellAnalysis } from '../../../domain/shell/shellAnalysis.ts';
 import { actionFingerprint } from '../../../domain/tools/actionFingerprint.ts';
 import { classifyToolCall } from '../../../domain/tools/classifyToolCall.ts';
@@ -35,6 +37,14 @@ describe('tool classification', () => {
     expect(a).to.equal(actionFingerprint('terminal', { commandLine: 'rm -r build/' }));
     expect(a).not.to.equal(classifyToolCall('terminal', { command: 'rm -r build' }, recordingAnalyzer().analyze).fingerprint);
     expect(actionFingerprint('write_file', { args: { path: 'a', content: 'x' } })).to.equal(actionFingerprint('write_file', { args: { content: 'x', path: 'a' } }));
+  });
+
+  it('keeps fingerprints stable: SHA-256 of the canonical JSON of the tool and the line (or its arguments), as recorded grants hold them', () => {
+    // Digests computed outside this code base (Python's hashlib over the canonical text).
+    expect(actionFingerprint('terminal', { commandLine: 'rm -r build/' })).to.equal('7072da991d84df151989aa66607ea2234fd02a2d66c9f2fcf03ef34aa8c65bec');
+    expect(actionFingerprint('read_file', { args: { path: 'a.txt' } })).to.equal('57b58b583e421ae6198240d57ebcbb8be2152ef6fdd18bfd9ed4a68fb74d6a08');
+    for (const line of ['echo "hé" \u2028 \\', 'tab\there', '\u{1F600} ☃'])
+      expect(actionFingerprint('terminal', { commandLine: line })).to.equal(createHash('sha256').update(canonicalJson({ tool: 'terminal', commandLine: line })).digest('hex'));
   });
 
   it("treats process write and submit data (and an action it does not know) as a command line typed into a shell", () => {
