@@ -16,9 +16,18 @@ const families: readonly (readonly [InterpreterFamily, RegExp])[] = [
   ['lua', /^(?:lua|luajit)(?:\d+(?:\.\d+)*)?$/],
 ];
 
+// Asked by several rules about every command; a line names few programs, so the answers are kept (bounded).
+const familyOf = new Map<string, InterpreterFamily | null>();
+
 export const interpreterFamily = (program: string): InterpreterFamily | undefined => {
-  for (const [family, name] of families) if (name.test(program)) return family;
-  return undefined;
+  let family = familyOf.get(program);
+  if (family === undefined) {
+    family = null;
+    for (const [name, pattern] of families) if (pattern.test(program)) { family = name; break; }
+    if (familyOf.size >= 256) familyOf.clear();
+    familyOf.set(program, family);
+  }
+  return family ?? undefined;
 };
 
 interface InlineGrammar {
