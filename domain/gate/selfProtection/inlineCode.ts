@@ -58,8 +58,33 @@ const pathFinding = (hit: PathHit): CodeFinding | null =>
     : hit.kind === 'socket' || hit.kind === 'socket-dir' ? { id: 'socket-client', what: hit.what }
       : hit.kind === 'hermes-home' ? null : { id: 'write-protected-path', what: hit.what };
 
-/** What code run by an interpreter would do that the floor stops. */
+/** Two literals with only blanks between them: awk and Python make them one string (`"plu" "gins"`, `'a' 'b'`). */
+const juxtaposedPair = /(?:'([^'\\\n]*)'|"([^"\\\n]*)")[ \t]+(?:'([^'\\\n]*)'|"([^"\\\n]*)")/;
+const mayJuxtapose = /["'][ \t]+["']/;
+
+/** The code with juxtaposed literals glued (a bounded number of rounds). */
+const gluedLiterals = (code: string): string => {
+  let glued = code;
+  for (let round = 0; round < 32; round++) {
+    const next = glued.replace(juxtaposedPair, (_m, a1?: string, a2?: string, b1?: string, b2?: string) => `"${a1 ?? a2 ?? ''}${b1 ?? b2 ?? ''}"`);
+    if (next === glued) return glued;
+    glued = next;
+  }
+  return glued;
+};
+
+/**
+ * What code run by an interpreter would do that the floor stops. Code with juxtaposed literals is judged both as
+ * written and glued (red team 4, m10): a pair matched across two literals' inner quotes only adds a reading.
+ */
 export const inlineCodeFindings = (code: string, index: ProtectionIndex, context: PathContext): CodeFinding[] => {
+  const own = codeFindings(code, index, context);
+  if (own.length > 0 || !mayJuxtapose.test(code)) return own;
+  const glued = gluedLiterals(code);
+  return glued === code ? own : codeFindings(glued, index, context);
+};
+
+const codeFindings = (code: string, index: ProtectionIndex, context: PathContext): CodeFinding[] => {
   const findings: CodeFinding[] = [];
   const { pid, httpPort } = index.facts;
   const folded = foldLiterals(code);

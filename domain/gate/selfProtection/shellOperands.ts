@@ -101,6 +101,8 @@ const programOperands = (command: SimpleCommand): Operands => {
     // tollgate's read-only subcommands read its files (`tollgate verify --config tollgate.yaml`); the rest are refused anyway.
     case 'tollgate': return isTollgateControl(command) ? writeAll(words) : { ...none, reads: words };
     case 'cp': case 'install': case 'rsync': case 'scp': case 'ln': return copyOperands(command, words);
+    // `bindfs SRC DIR`, `mount --bind SRC DIR`: SRC is reachable under DIR from then on, like a link to it.
+    case 'bindfs': case 'mount': return bindOperands(command, words);
     // Every word of mv is written: its sources are removed from where they were.
     case 'mv': return { ...copyOperands(command, words), writes: words, trees: parseOptions(args, copyGrammar).operands };
     case 'rm': case 'rmdir': case 'shred': case 'unlink':
@@ -271,7 +273,34 @@ const gitOperands = (args: readonly string[], words: readonly string[]): Operand
   const treeReads = sub === 'add' && rest.some((a) => a === '-f' || a === '--force' || /^-[a-zA-Z]*f/.test(a)) ? parseOptions(rest).operands : [];
   // `git -C <protected> …` works inside that folder whatever the subcommand; reading subcommands elsewhere only read.
   if (where.length > 0) return { ...writeAll(words), writes: [...where, ...words], fills, treeReads };
+  // A reading subcommand still writes where --output (or format-patch's -o) points (red team 4, e14).
+  const output = rest.some((a) => a.startsWith('-o') || a.startsWith('--output')) || sub === 'bundle' ? gitOutputs(sub, rest) : null;
+  if (output !== null && output.files.length + output.dirs.length > 0)
+    return { ...none, reads: words, readOnly: false, writes: [...output.files, ...output.dirs], fills: [...fills, ...output.dirs], treeReads };
   return sub !== undefined && gitReadSubcommands.has(sub) ? { ...none, reads: words } : { ...writeAll(words), fills, treeReads };
+};
+
+/**
+ * Files git writes where an option says, whatever the subcommand: `git diff --output=F`, `git log --output F`,
+ * `git format-patch -o DIR` (patch files land in DIR), `git bundle create F`, `git archive -o F`.
+ */
+const gitOutputs = (sub: string | undefined, rest: readonly string[]): { files: string[]; dirs: string[] } => {
+  const files: string[] = [];
+  const dirs: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
+    if (arg === '--') break;
+    if (arg.startsWith('--output=')) { if (sub === 'format-patch') dirs.push(arg.slice(9)); else files.push(arg.slice(9)); continue; }
+    if (arg.startsWith('--output-directory=')) { dirs.push(arg.slice(19)); continue; }
+    const next = rest[i + 1];
+    if (next === undefined) continue;
+    if (arg === '--output') { (sub === 'format-patch' ? dirs : files).push(next); i++; }
+    else if (arg === '--output-directory' || (arg === '-o' && sub === 'format-patch')) { dirs.push(next); i++; }
+    else if (arg === '-o' && sub === 'archive') { files.push(next); i++; }
+    else if (/^-o./.test(arg) && (sub === 'format-patch' || sub === 'archive')) (sub === 'archive' ? files : dirs).push(arg.slice(2));
+  }
+  if (sub === 'bundle' && rest[0] === 'create' && rest[1] !== undefined) files.push(rest[1]);
+  return { files, dirs };
 };
 
 const rewritesWorkTree = (sub: string, rest: readonly string[]): boolean => {
@@ -310,5 +339,73 @@ const copyOperands = (command: SimpleCommand, words: readonly string[]): Operand
   // A link or a backup named on the command line may point anywhere: every option value is also checked as a write.
   const optionValues = args.filter((a) => a.startsWith('-')).flatMap(wordsIn).slice(1);
   const writes = typeof target === 'string' ? [target] : directory === null ? optionValues : [...wordsIn(directory), ...optionValues];
-  return { writes, reads: words, trees: [], code: [], readOnly: false, landings, fills, treeReads: recursive && program !== 'mv' ? sources : [], linkTargets: links };
+  // rsync --link-dest/--copy-dest/--compare-dest=DIR: the destination's files are hard links to (or copies of) DIR's,
+  // a relative DIR counting from the destination (red team 4, d09).
+  const bases = program === 'rsync' ? rsyncBaseDirs(args, directory) : [];
+  return { writes, reads: words, trees: [], code: [], readOnly: false, landings, fills, treeReads: recursive && program !== 'mv' ? [...sources, ...bases] : bases, linkTargets: bases.length === 0 ? links : [...links, ...bases] };
+};
+
+const rsyncBaseOptions = ['--link-dest', '--copy-dest', '--compare-dest'];
+const rsyncBaseDirs = (args: readonly string[], destination: string | null): string[] => {
+  if (!args.some((a) => a.startsWith('--') && a.endsWith('-dest') || a.includes('-dest='))) return [];
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const eq = arg.indexOf('=');
+    const name = eq < 0 ? arg : arg.slice(0, eq);
+    if (!rsyncBaseOptions.includes(name)) continue;
+    const value = eq < 0 ? args[++i] : arg.slice(eq + 1);
+    if (value === undefined || value === '') continue;
+    out.push(value);
+    if (!/^[/~$]/.test(value) && destination !== null) out.push(`${destination.replace(/\/+$/, '')}/${value}`);
+  }
+  return out;
+};
+
+const mountGrammar = { shortWithValue: 'otOTLUN', longWithValue: ['options', 'types', 'test-opts', 'label', 'uuid', 'source', 'target', 'namespace'] };
+/** bindfs: SRC DIR. mount: only a bind (`--bind`, `--rbind`, `-B`, `-R`, `-o bind`) makes SRC a second name; either way DIR is written. */
+const bindOperands = (command: SimpleCommand, words: readonly string[]): Operands => {
+  const options = parseOptions(command.args, command.program === 'bindfs' ? { shortWithValue: 'oupgm', longWithValue: ['perms', 'mirror', 'mirror-only', 'map', 'force-user', 'force-group'] } : mountGrammar);
+  const source = options.operands.length >= 2 ? options.operands[0]! : null;
+  const opts = options.short.get('o') ?? options.long.get('options');
+  const binds = command.program === 'bindfs' || options.short.has('B') || options.short.has('R') || options.long.has('bind') || options.long.has('rbind')
+    || (typeof opts === 'string' && /(?:^|,)r?bind(?:,|$)/.test(opts));
+  return binds && source !== null ? { ...writeAll(words), linkTargets: [source], treeReads: [source] } : writeAll(words);
+};
+
+/** Secret files' names as they are on disk, for judging a find's name filters (`find . -name '*.key' | xargs cat`). */
+const secretSampleNames = ['payload-hmac.key', 'checkpoint-hmac.key', 'checkpoint.ed25519', 'runtime-registrations.json', 'http-token'];
+const findNameTests = new Set(['-name', '-iname', '-path', '-ipath', '-wholename', '-iwholename', '-regex', '-iregex', '-lname', '-ilname']);
+
+/**
+ * The folders whose files a find lists may include a secret: its start folders, unless every name filter it has
+ * is a plain glob that no secret's file name matches. A negation, -regex or an -o keeps them all (fail closed).
+ */
+export const findListedFolders = (find: SimpleCommand): { readonly folders: readonly string[]; readonly namedLikeSecrets: boolean } => {
+  const { args } = find;
+  const firstExpression = args.findIndex((a) => a.startsWith('-') || a === '(' || a === '!');
+  const starts = firstExpression < 0 ? [...args] : args.slice(0, firstExpression);
+  if (starts.length === 0) starts.push('.');
+  let filtered = false;
+  for (let i = Math.max(0, firstExpression); i < args.length && firstExpression >= 0; i++) {
+    const arg = args[i]!;
+    if (arg === '!' || arg === '-not' || arg === '-o' || arg === '-or' || /^-i?regex$/.test(arg)) return { folders: starts, namedLikeSecrets: false };
+    if (!findNameTests.has(arg)) continue;
+    const pattern = args[++i];
+    if (pattern === undefined) return { folders: starts, namedLikeSecrets: false };
+    filtered = true;
+    const path = arg.includes('path') || arg.includes('wholename');
+    if (secretSampleNames.some((name) => globMatchesName(pattern, path ? `/x/keys/${name}` : name, arg.startsWith('-i')))) return { folders: starts, namedLikeSecrets: true };
+  }
+  return { folders: filtered ? [] : starts, namedLikeSecrets: false };
+};
+
+const globMatchesName = (glob: string, name: string, caseless: boolean): boolean => {
+  let source = '';
+  for (const c of glob) source += c === '*' ? '.*' : c === '?' ? '.' : c === '[' || c === ']' ? c : c.replace(/[.+^${}()|\\]/g, '\\$&');
+  try {
+    return new RegExp(`^${source}$`, caseless ? 'is' : 's').test(name);
+  } catch {
+    return true;
+  }
 };

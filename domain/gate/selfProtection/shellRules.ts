@@ -10,7 +10,7 @@ import {
 } from './controlCommands.ts';
 import { containsAnywhere, containsProtected, matchAbsolute, resolvePath, type PathContext, type PathHit } from './protectedPaths.ts';
 import { contextOf, hitInText, hitOf, withDefaults, wordHit, type LineScope } from './shellScope.ts';
-import { argWords, operandsOf, readOnlyPrograms, type Landing } from './shellOperands.ts';
+import { argWords, findListedFolders, operandsOf, readOnlyPrograms, type Landing } from './shellOperands.ts';
 
 export type SelfProtectionId =
   | 'socket-client' | 'read-secret' | 'write-protected-path' | 'tollgate-control-command' | 'hermes-control' | 'uninstall'
@@ -206,6 +206,62 @@ const readsSecret = (command: SimpleCommand, scope: LineScope): string | null =>
     const found = hitInText(text, context, scope.index);
     if (found?.kind === 'secret') return describe(found);
   }
+  // `find DIR -name '*.key' | xargs cat`: the reader reads the files the find lists, inside its start folders.
+  if (command.pipedFrom.length > 0 && command.via.length > 0 && command.via[0]!.startsWith('xargs') && command.pipedFrom.includes('find') && !metadataOnly.has(command.program)) {
+    for (const find of scope.analysis.commands) {
+      if (find.program !== 'find' || find === command) continue;
+      const listed = findListedFolders(find);
+      const findContext = contextOf(scope, find);
+      for (const folder of listed.folders) {
+        const inside = treeHit(folder, findContext, scope, true);
+        if (inside !== null) return describe(inside);
+        // Files named like the keys, below a folder the floor cannot place (no cwd): it may hold tollgate's data.
+        if (listed.namedLikeSecrets && resolvePath(folder, findContext)?.absolute == null) return `files named like tollgate's keys below ${folder}, a folder the floor cannot place`;
+      }
+    }
+  }
+  return scope.analysis.commands.length > 1 ? readsThroughLineCopy([...operands.reads, ...(operands.treeReads ?? [])], command, scope) : null;
+};
+
+/** Programs that print names, sizes or counts of what they are given, never the contents. */
+const metadataOnly: ReadonlySet<string> = new Set(['ls', 'stat', 'du', 'file', 'wc', 'basename', 'dirname', 'realpath', 'readlink', 'echo', 'printf', 'test', 'touch']);
+const copiers: ReadonlySet<string> = new Set(['cp', 'rsync', 'scp']);
+
+/**
+ * `cp -r .tollgate /tmp/tg && cat /tmp/tg/keys/k` (red team 4, h18): a read below a copy made earlier on the line
+ * is a read of the original. `cp -r SRC DST` makes DST the copy, or DST/name when DST is a folder already; both are tried.
+ */
+const readsThroughLineCopy = (reads: readonly string[], command: SimpleCommand, scope: LineScope): string | null => {
+  const at = scope.analysis.commands.indexOf(command);
+  if (reads.length === 0) return null;
+  const context = contextOf(scope, command);
+  for (const maker of scope.analysis.commands.slice(0, Math.max(0, at))) {
+    if (!copiers.has(maker.program)) continue;
+    const made = operandsOf(maker);
+    const landing = made.landings?.[0];
+    const copied = made.treeReads ?? [];
+    if (landing === undefined || copied.length === 0) continue;
+    const makerContext = contextOf(scope, maker);
+    const dir = resolvePath(landing.dir, makerContext)?.absolute;
+    if (dir == null) continue;
+    for (const word of reads) {
+      const read = resolvePath(word, context)?.absolute;
+      if (read == null || (read !== dir && !read.startsWith(`${dir}/`))) continue;
+      const below = read.slice(dir.length);
+      for (const source of copied) {
+        // Judged as words where the copy was made: a relative source resolves there, even in an unknown folder.
+        const origin = source.replace(/\/+$/, '');
+        const name = origin.split('/').pop() ?? '';
+        // DST is the copy itself, or the folder it went into (then the first segment below it is the source's name).
+        const candidates = [`${origin}${below}`, below === `/${name}` || below.startsWith(`/${name}/`) ? `${origin}${below.slice(name.length + 1)}` : null];
+        for (const candidate of candidates) {
+          if (candidate === null) continue;
+          const hit = hitOf(candidate, makerContext, scope.index) ?? treeHit(candidate, makerContext, scope, true);
+          if (hit !== null && hit.kind === 'secret') return `${describe(hit)}, through the copy ${word}`;
+        }
+      }
+    }
+  }
   return null;
 };
 
@@ -276,12 +332,19 @@ export const protectionRules: readonly ProtectionRule[] = [
       // Reads bash does itself, through another fd, or from a file list (red team 3, F8).
       'echo "$(<data/keys/payload-hmac.key)"', 'exec 3< data/keys/payload-hmac.key; cat <&3', 'cat /dev/fd/3 3<data/keys/payload-hmac.key',
       'cpio -o <<< data/keys/payload-hmac.key',
+      // Files a find lists, read by what xargs runs; a copy of the data folder read on the same line (red team 4, h07, h18).
+      "find /home/agent/project -name '*.key' | xargs cat", "find . -name '*.key' | xargs cat", 'find /home/agent/project -type f | xargs grep -h TODO',
+      "find ~/project/data -iname 'PAYLOAD*' -print0 | xargs -0 base64", 'cp -r /home/agent/project/data /tmp/tg && cat /tmp/tg/keys/payload-hmac.key',
+      'mkdir -p /tmp/b && cp -r /home/agent/project/data /tmp/b/ && xxd /tmp/b/data/http-token', 'rsync -a --copy-dest=/home/agent/project/data src/ /tmp/out/',
     ],
     allows: ['echo "$(<notes.txt)"', 'cat < input.txt', 'exec 3<&0', 'cpio -o <<< notes.txt > /tmp/n.cpio',
       'cat README.md', 'ls data/', 'ls -la /home/agent/project/data', 'cat ~/.ssh/id_rsa.pub', 'curl -f -o out.json https://example.com/x.json',
       'ls data/keys', 'ls -la /home/agent/project/data/keys', 'stat /home/agent/project/data/keys', 'du -sh /home/agent/project/data',
       'tar czf /tmp/src.tgz /home/agent/project/docs', 'grep -r TODO /home/agent/project/src', 'cd /home/agent/project && git add src',
-      'grep -rl TODO /home/agent/project', 'rg --files /home/agent/project', 'rg -c TODO /home/agent/project'],
+      'grep -rl TODO /home/agent/project', 'rg --files /home/agent/project', 'rg -c TODO /home/agent/project',
+      // A find whose name filter no key file matches, or whose files are only listed (ls) or counted (wc).
+      "find . -name '*.md' | xargs cat", "find /home/agent/project -name '*.ts' | xargs grep TODO", "find /home/agent/project -name '*.key' | xargs ls -l",
+      'find /home/agent/project/src -type f | xargs wc -l', 'cp -r /home/agent/project/docs /tmp/d && cat /tmp/d/README.md'],
   },
   {
     id: 'write-protected-path',
@@ -331,6 +394,10 @@ export const protectionRules: readonly ProtectionRule[] = [
       "sqlite3 'file:data/ledger.db?mode=rw' 'delete from events'", "sqlite3 :memory: \"attach 'data/ledger.db' as l; delete from l.events\"",
       // Hermes' own code in site-packages (F10).
       'rm -rf /opt/venv/lib/python3.11/site-packages/hermes_cli/plugins.py', "sed -i 's/x/y/' /usr/lib/python3/dist-packages/tools/approval.py",
+      // Red team 4: git writing where --output or -o points, rsync linking to a base folder, a protected folder mounted elsewhere.
+      'git diff --output=/srv/hermes-bot/config.yaml', 'git log -p --output ~/.hermes/config.yaml', 'git format-patch -o ~/.hermes/plugins HEAD~1',
+      'git archive -o /home/agent/project/tollgate.yaml HEAD', 'rsync -a --link-dest=/srv/hermes-bot /srv/hermes-bot/ /tmp/hb2/', 'rsync -a --link-dest /home/agent/project/data src/ /tmp/d/',
+      'mkdir /tmp/m && bindfs /srv /tmp/m && rm -rf /tmp/m/hermes-bot/plugins', 'mount --bind /home/agent/.hermes /mnt/h', 'mount -o bind,ro /home/agent/project /mnt/p',
     ],
     allows: [
       'echo "see the docs. Then run it" >> notes.md', 'cat tollgate.yaml', 'cat ~/.hermes/config.yaml', 'ls data/', 'grep yolo tollgate.yaml',
@@ -344,6 +411,9 @@ export const protectionRules: readonly ProtectionRule[] = [
       'docker run -v /tmp/x:/w alpine ls', 'rm -rf /tmp/work/data', 'unzip x.zip -d /tmp/out', 'ln -s /tmp/evil.yaml /tmp/link', 'rm -rf /tmp/build/*',
       'cp -r src /tmp/src-copy', "sed -n '/warn/p' build.log", 'uniq sorted.txt', 'chmod +x scripts/run.sh',
       'rm -rf /opt/venv/lib/python3.11/site-packages/requests', 'cat /opt/venv/lib/python3.11/site-packages/hermes_cli/plugins.py',
+      'git diff --output=patch.diff', 'git format-patch -o /tmp/patches HEAD~3', 'git log --oneline', 'git archive -o /tmp/src.tar HEAD',
+      'rsync -a --link-dest=../prev src/ dst/', 'rsync -a --link-dest=/backups/prev /home/agent/project/src/ /backups/now/', 'bindfs /data/photos /mnt/photos',
+      'mount --bind /tmp/a /tmp/b', 'mount /dev/sdb1 /mnt/usb',
     ],
   },
   {

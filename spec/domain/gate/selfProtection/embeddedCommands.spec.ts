@@ -59,6 +59,16 @@ describe('command text held by another program (options, config keys, variables,
       for (const line of ['export GIT_PAGER=cat', "export PROMPT_COMMAND='history -a'", "export NOTE='rm -rf ~/.hermes/plugins'"])
         it(`allows: ${line}`, () => expect(exported(line)).to.deep.equal([]));
     });
+    describe('a startup file exported for every later shell (BASH_ENV, ENV) is judged by its text, or is unknown code (red team 4, m12)', () => {
+      const exported = (line: string) => { const analysis = analyze(line); return exportedCommandFindings(analysis, lineScope(analysis, index, null)).map((f) => f.id); };
+      it('a file the line did not write cannot be read: every later shell would run it unseen', () => expect(exported('export BASH_ENV=/tmp/evil.sh')).to.deep.equal(['hidden-command']));
+      it('the same for sh\'s ENV, declared exported', () => expect(exported('declare -x ENV=/tmp/e')).to.deep.equal(['hidden-command']));
+      it('a file the line writes with a command that reaches the guard is a script that disables it', () =>
+        expect(exported("echo 'rm -rf ~/.hermes/plugins' > /tmp/e.sh; export BASH_ENV=/tmp/e.sh")).to.deep.equal(['script-would-disable-guard']));
+      it('a file the line writes with ordinary text is allowed', () => expect(exported("echo 'set -o pipefail' > /tmp/e.sh; export BASH_ENV=/tmp/e.sh")).to.deep.equal([]));
+      it('an empty value runs nothing', () => expect(exported('export BASH_ENV=')).to.deep.equal([]));
+      it('a one-off prefix for one shell is judged by the environment row, not here', () => expect(exported('BASH_ENV=~/.bashrc bash -c true')).to.deep.equal([]));
+    });
     it('prefix assignments are read with their quoting; a wrapper label to the next assignment', () => {
       expect(viaAssignments(["A='x y' B=$'p\\tq'"])).to.deep.equal([{ name: 'A', value: 'x y' }, { name: 'B', value: 'p\tq' }]);
       expect(viaAssignments(['env -i A=rm x B=1'])).to.deep.equal([{ name: 'A', value: 'rm x' }, { name: 'B', value: '1' }]);

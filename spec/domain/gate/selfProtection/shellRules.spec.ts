@@ -2,7 +2,9 @@ import { expect } from 'chai';
 import { exampleFacts } from '../../../../domain/gate/selfProtection/exampleFacts.ts';
 import { findSelfProtection } from '../../../../domain/gate/selfProtection/selfProtectionLayer.ts';
 import { hermesReadOnlySubcommands } from '../../../../domain/gate/selfProtection/controlCommands.ts';
+import { protectionIndex } from '../../../../domain/gate/selfProtection/protectedPaths.ts';
 import { protectionRules } from '../../../../domain/gate/selfProtection/shellRules.ts';
+import { lineScope } from '../../../../domain/gate/selfProtection/shellScope.ts';
 import { useBashAnalyzer } from '../../../support/shell.ts';
 
 describe('self-protection command table (examples through the real bash grammar, against exampleFacts)', () => {
@@ -105,5 +107,34 @@ describe('tollgate run through a symlink to its entry point (red team 3, F13)', 
   it('allows a read-only subcommand through the link, and links to other programs', () => {
     expect(ids('/tmp/tg verify')).not.to.include('tollgate-control-command');
     expect(ids('/tmp/other approve x')).to.deep.equal([]);
+  });
+});
+
+describe('files a find lists and copies made on the line are read where they came from (red team 4, h07, h18)', () => {
+  const analyze = useBashAnalyzer();
+  const ids = (line: string, cwd: string | null = null) =>
+    findSelfProtection({ tool: 'terminal', args: { command: line }, shell: analyze(line), protection: exampleFacts, pathFacts: { cwd, links: {}, dirs: [] } }).map((f) => f.id);
+  it('a reader fed by find reads below its start folders when the name filter can match a key file', () => {
+    expect(ids("find . -name '*.key' | xargs cat", '/home/agent/project')).to.include('read-secret');
+    expect(ids("find . -name 'http-*' | xargs head -c 64", '/home/agent/project')).to.include('read-secret');
+    expect(ids("find . -path '*keys*' | xargs cat", '/home/agent/project')).to.include('read-secret');
+  });
+  it('a negated or regex filter cannot be judged by name, so the start folders count', () =>
+    expect(ids("find . ! -name '*.md' | xargs cat", '/home/agent/project')).to.include('read-secret'));
+  it('a name filter no key file matches reads none', () => expect(ids("find . -name '*.md' | xargs cat", '/home/agent/project')).to.deep.equal([]));
+  it('a find elsewhere reads no key, whatever its filter', () => expect(ids("find /tmp/x -name '*.key' | xargs cat")).to.deep.equal([]));
+  const lastCommandReads = (line: string) => {
+    const analysis = analyze(line);
+    const scope = lineScope(analysis, protectionIndex(exampleFacts), '/home/agent/project');
+    return protectionRules.find((r) => r.id === 'read-secret')!.find(analysis.commands[analysis.commands.length - 1]!, scope);
+  };
+  it('a read below a fresh copy of the data folder is a read of the original (the read itself, not only the copy)', () => {
+    expect(lastCommandReads('cp -r data /tmp/tg; cat /tmp/tg/keys/payload-hmac.key')).to.include('through the copy');
+    expect(lastCommandReads('cp -r data /tmp/; cat /tmp/data/http-token')).to.include('through the copy');
+    expect(lastCommandReads('cp -r data /tmp/tg; cat /tmp/tg/README')).to.equal(null);
+  });
+  it('a copy read before it was made, or another folder read, is not', () => {
+    expect(ids('cat /tmp/tg/keys/x.pem; cp -r src /tmp/tg', '/home/agent/project')).to.deep.equal([]);
+    expect(ids('cp -r src /tmp/s && cat /tmp/s/keys/a.key', '/home/agent/project')).to.deep.equal([]);
   });
 });
