@@ -13,7 +13,7 @@ import { LineState } from './lineState.ts';
 import { kindOf } from './nodeKind.ts';
 import { isShellScript, scriptFile } from './scriptFiles.ts';
 import { readRedirect, redirectTypes, type Feed, type ReadRedirect } from './redirects.ts';
-import { expandBraces, expandedVariable, splitOnIfs, wordValue } from './shellWords.ts';
+import { expandBraces, expandedVariable, listWords, splitOnIfs, wordValue } from './shellWords.ts';
 import { staticOutput } from './staticOutput.ts';
 import { byteOffset, isReparsedBackticks, syntaxProblems } from './syntaxProblems.ts';
 
@@ -402,6 +402,9 @@ export class CommandExtractor {
       const output = staticOutput(this.commands[firstCommand]!);
       if (output !== undefined) return output.split(/[ \t\n]+/).filter((part) => part !== '');
     }
+    // `"${a[@]}"`: one word per element of an array known on the line.
+    const listed = type === 'expansion' || type === 'string' ? listWords(word, source, this.state.lookup) : undefined;
+    if (listed !== undefined) return listed;
     const value = wordValue(word, source, this.state.lookup);
     if ((type === 'word' || type === 'concatenation') && value.includes(',') && !/['"$`]/.test(source.slice(word.startIndex, word.endIndex)))
       return expandBraces(value);
@@ -426,14 +429,58 @@ export class CommandExtractor {
     return choices.length > 0 ? choices.slice(0, 16) : undefined;
   }
 
-  /** Records `NAME=value` (also under export/local/declare) when the value is known text. */
+  /**
+   * Records `NAME=value` (also under export/local/declare) when the value is known text, `a=(x y)` with its
+   * elements, and follows `NAME+=x`, `a+=(z)` and `a[1]=v` on a line that runs straight.
+   */
   private assign(node: Node, scope: Scope): void {
     const name = node.childForFieldName('name');
     const value = node.childForFieldName('value');
-    if (!name || name.type !== 'variable_name' || textOf(scope, node)[name.endIndex - node.startIndex] === '+') return;
+    if (!name) return;
+    const appends = textOf(scope, node)[name.endIndex - node.startIndex] === '+';
+    if (name.type === 'subscript') { this.assignElement(name, value, scope); return; }
+    if (name.type !== 'variable_name') return;
+    const variable = textOf(scope, name);
+    if (value?.type === 'array') {
+      const elements = this.arrayElements(value, scope);
+      if (appends) this.state.appendArray(variable, elements, this.straight());
+      else this.state.assignArray(variable, elements, this.straight());
+      return;
+    }
     const text = value ? wordValue(value, scope.source, this.state.lookup) : '';
-    if (value?.type === 'array' || /[$`]/.test(text)) { this.state.assignedUnknown(textOf(scope, name)); return; }
-    this.state.remember(textOf(scope, name), text);
+    if (appends) { this.state.appendScalar(variable, /[$`]/.test(text) ? null : text, this.straight()); return; }
+    if (/[$`]/.test(text)) { this.state.assignedUnknown(variable); return; }
+    this.state.remember(variable, text);
+  }
+
+  /** `a[1]=v`: the array's element when everything is known, else the array (and `$a`) becomes unknown. */
+  private assignElement(subscript: Node, value: Node | null, scope: Scope): void {
+    const array = subscript.childForFieldName('name') ?? subscript.namedChildren[0];
+    const index = subscript.childForFieldName('index');
+    if (!array || kindOf(array).type !== 'variable_name') return;
+    const text = value ? wordValue(value, scope.source, this.state.lookup) : '';
+    const known = index !== null && kindOf(index).type === 'number' && (value === null || value.type !== 'array') && !/[$`]/.test(text);
+    const appends = textOf(scope, subscript.parent ?? subscript)[subscript.endIndex - (subscript.parent ?? subscript).startIndex] === '+';
+    this.state.setElement(textOf(scope, array), known && !appends ? textOf(scope, index) : '', known && !appends ? text : null, this.straight());
+  }
+
+  /** The elements of `(x 'y z')` when each is plain text (no expansion, glob, brace, key or tilde); else null. */
+  private arrayElements(node: Node, scope: Scope): string[] | null {
+    const elements: string[] = [];
+    for (const child of node.namedChildren) {
+      const type = kindOf(child).type;
+      if (type === 'comment') continue;
+      if (type === 'ERROR' || /[$`*?[{~]/.test(textOf(scope, child))) return null;
+      elements.push(wordValue(child, scope.source, this.state.lookup));
+    }
+    return elements;
+  }
+
+  // Whether the line runs straight through (no branch, loop, pipeline, subshell, group or background job), so
+  // that one assignment after another replaces it; read from the text once, when an array or `+=` asks.
+  private straightLine: boolean | undefined;
+  private straight(): boolean {
+    return this.straightLine ??= !branchingSyntax.test(this.line.replace(/\+?=\(/g, '='));
   }
 
   /** `for NAME in a b c`: NAME may hold each of the listed words. */
@@ -441,8 +488,9 @@ export class CommandExtractor {
     const name = node.childForFieldName('variable');
     if (!name) return;
     for (const value of node.childrenForFieldName('value')) {
-      const text = wordValue(value, scope.source, this.state.lookup);
-      if (!/[$`*?[]/.test(text)) this.state.remember(textOf(scope, name), text);
+      const listed = listWords(value, scope.source, this.state.lookup);
+      for (const text of listed ?? [wordValue(value, scope.source, this.state.lookup)])
+        if (!/[$`*?[]/.test(text)) this.state.remember(textOf(scope, name), text);
     }
   }
 
@@ -595,6 +643,9 @@ const exportedNames = (line: string): Map<string, 'export' | 'unset'> => {
   }
   return names;
 };
+
+/** Syntax that makes a line branch, loop, fork or group (array openers `=(` are taken out before the test). */
+const branchingSyntax = /&&|\|\||[|&`(]|(?<!\$)\{|\b(?:if|then|else|elif|fi|case|esac|while|until|for|do|done|select|function|eval|source|exit|return|trap)\b|(?:^|[\s;])\.\s/;
 
 /** Syntax after which an assignment may or may not run, or runs elsewhere (a subshell, a function, a pipeline stage). */
 const unclearExportSyntax = /&&|\|\||[|&()`{}]|\b(?:if|then|else|elif|fi|case|esac|while|until|for|do|done|select|function|eval|source|exit|return|builtin|command|trap|exec|readonly|read|printf|mapfile|readarray|getopts|let)\b|(?:^|[\s;])\.\s/;

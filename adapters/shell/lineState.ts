@@ -6,10 +6,12 @@
 import { parseOptions } from '../../domain/shell/commandOptions.ts';
 import type { SimpleCommand } from '../../domain/shell/shellAnalysis.ts';
 import { normalizePath } from '../../domain/shell/shellPaths.ts';
+import type { ParameterValues } from './parameterOperations.ts';
 import { staticOutput } from './staticOutput.ts';
 
 const maxValues = 64;
 const maxFiles = 64;
+const maxElements = 256;
 
 export class LineState {
   private readonly variables = new Map<string, Set<string>>();
@@ -22,11 +24,66 @@ export class LineState {
     for (const [name, value] of Object.entries(environment)) this.remember(name, value);
   }
 
-  /** The value of a variable when exactly one is known. */
-  readonly lookup = (name: string): string | undefined => {
-    const values = this.variables.get(name);
-    return values?.size === 1 && !this.unknowns.has(name) ? values.values().next().value : undefined;
-  };
+  /**
+   * Indexed arrays (`a=(x y)`) with their elements; null once changed in a way not followed. A name that also
+   * has a scalar value or an unknown one has no known elements.
+   */
+  private readonly arrays = new Map<string, string[] | null>();
+
+  /** The value of a variable when exactly one is known (an array's first element); also answers for arrays. */
+  readonly lookup: ParameterValues = Object.assign(
+    (name: string): string | undefined => {
+      if (this.arrays.has(name)) { const elements = this.elementsOf(name); return elements === undefined ? undefined : elements[0] ?? ''; }
+      const values = this.variables.get(name);
+      return values?.size === 1 && !this.unknowns.has(name) ? values.values().next().value : undefined;
+    },
+    { elements: (name: string) => this.elementsOf(name), defaultIfs: () => !this.variables.has('IFS') && !this.unknowns.has('IFS') && !this.arrays.has('IFS') },
+  );
+
+  /** The elements of an indexed array when every one is known. */
+  elementsOf(name: string): readonly string[] | undefined {
+    const elements = this.arrays.get(name);
+    return elements && !this.variables.has(name) && !this.unknowns.has(name) ? elements : undefined;
+  }
+
+  /**
+   * `a=(...)` (null: elements not known). `sequential`: the line runs straight, so a later assignment replaces an
+   * earlier one; elsewhere either may be the one left, and the elements are then unknown.
+   */
+  assignArray(name: string, elements: string[] | null, sequential: boolean): void {
+    const known = !this.arrays.has(name) || sequential;
+    this.arrays.set(name, known && elements !== null && elements.length <= maxElements ? elements : null);
+  }
+
+  /** `a+=(...)`: followed only for an array whose elements are known, on a straight line. */
+  appendArray(name: string, elements: string[] | null, sequential: boolean): void {
+    const before = this.elementsOf(name);
+    const after = sequential && before && elements ? [...before, ...elements] : null;
+    this.arrays.set(name, after && after.length <= maxElements ? after : null);
+    if (!before) this.unknowns.add(name);
+  }
+
+  /** `a[i]=v`: followed for a known array, a plain index up to its end, on a straight line. */
+  setElement(name: string, index: string, value: string | null, sequential: boolean): void {
+    const before = this.elementsOf(name);
+    const at = /^(?:0|[1-9][0-9]{0,3})$/.test(index) ? Number(index) : -1;
+    if (!sequential || !before || value === null || at < 0 || at > before.length || at >= maxElements) {
+      this.arrays.set(name, null);
+      this.unknowns.add(name);
+      return;
+    }
+    const after = [...before];
+    after[at] = value;
+    this.arrays.set(name, after);
+  }
+
+  /** `P+=x`: the known value grows on a straight line; elsewhere both values stay possible. */
+  appendScalar(name: string, text: string | null, sequential: boolean): void {
+    const before = this.arrays.has(name) ? undefined : this.lookup(name);
+    if (before === undefined || text === null) { this.assignedUnknown(name); return; }
+    if (sequential) this.variables.set(name, new Set([before + text]));
+    else this.remember(name, before + text);
+  }
 
   /** Names also assigned something this reading cannot know (`D=$(mktemp -d)`): they have no one value. */
   private readonly unknowns = new Set<string>();

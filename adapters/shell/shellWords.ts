@@ -6,19 +6,24 @@
 import type { Node } from 'web-tree-sitter';
 import { decodeAnsiC } from './ansiCString.ts';
 import { kindOf } from './nodeKind.ts';
+import { expandParameter, type ParameterValues } from './parameterOperations.ts';
 
-/** The value a variable is known to hold in this line, if exactly one is known. */
-export type VariableLookup = (name: string) => string | undefined;
+/** The value a variable is known to hold in this line, if exactly one is known (and arrays' elements, if asked). */
+export type VariableLookup = ParameterValues;
 
 const noVariables: VariableLookup = () => undefined;
 
-export const wordValue = (node: Node, source: string, lookup: VariableLookup = noVariables): string => {
+/** `quoted`: the node sits inside double quotes (`"${a[*]}"` joins the elements there). */
+export const wordValue = (node: Node, source: string, lookup: VariableLookup = noVariables, quoted = false): string => {
   const text = source.slice(node.startIndex, node.endIndex);
-  switch (kindOf(node).type) {
+  const type = kindOf(node).type;
+  switch (type) {
     case 'simple_expansion':
     case 'expansion': {
       const name = expandedVariable(node, source);
-      return (name === undefined ? undefined : lookup(name)) ?? text;
+      if (name !== undefined) return lookup(name) ?? text;
+      // `${P%x}`, `${a[1]}`, `${X^^}`: computed only when the result is certain.
+      return (type === 'expansion' ? operatedValue(text, lookup, quoted) : undefined) ?? text;
     }
     case 'word':
       return text.includes('\\') ? unescapeUnquoted(text) : text;
@@ -34,6 +39,39 @@ export const wordValue = (node: Node, source: string, lookup: VariableLookup = n
     default:
       return text;
   }
+};
+
+/** One string for an operator expansion: a list (`${a[@]}`) only when it has at most one element, or joins. */
+const operatedValue = (text: string, lookup: VariableLookup, quoted: boolean): string | undefined => {
+  const expanded = expandParameter(text, lookup);
+  if (expanded === undefined) return undefined;
+  const { values, list } = expanded;
+  if (list === undefined || values.length === 1) return values[0];
+  if (values.length === 0) return '';
+  return list === '*' && quoted && lookup.defaultIfs?.() === true ? values.join(' ') : undefined;
+};
+
+/**
+ * The words a whole `"${a[@]}"` (each element, empty ones too) or unquoted `${a[@]}` / `${a[*]}` (elements split
+ * on blanks, empty ones gone) argument becomes; undefined for anything else or when not certain.
+ */
+export const listWords = (node: Node, source: string, lookup: VariableLookup): string[] | undefined => {
+  const text = source.slice(node.startIndex, node.endIndex);
+  if (!text.includes('[@]') && !text.includes('[*]')) return undefined;
+  const type = kindOf(node).type;
+  let expansion = node;
+  if (type === 'string') {
+    const inner = node.namedChildren;
+    if (inner.length !== 1 || kindOf(inner[0]!).type !== 'expansion' || inner[0]!.startIndex !== node.startIndex + 1 || inner[0]!.endIndex !== node.endIndex - 1) return undefined;
+    expansion = inner[0]!;
+  } else if (type !== 'expansion') return undefined;
+  const expanded = expandParameter(source.slice(expansion.startIndex, expansion.endIndex), lookup);
+  if (expanded?.list === undefined) return undefined;
+  if (type === 'string') return expanded.list === '@' ? [...expanded.values] : undefined;
+  if (lookup.defaultIfs?.() !== true) return undefined;
+  const words: string[] = [];
+  for (const value of expanded.values) for (const part of value.split(/[ \t\n]+/)) if (part !== '') words.push(part);
+  return words;
 };
 
 /** Outside quotes a backslash keeps the next character literal, and a backslash-newline disappears. */
@@ -59,7 +97,7 @@ const doubleQuotedValue = (node: Node, source: string, lookup: VariableLookup): 
     if (type === '"' || child.endIndex <= position) continue;
     if (child.startIndex > position) out += unescapeDoubleQuoted(source.slice(position, Math.min(child.startIndex, end)));
     const text = source.slice(child.startIndex, Math.min(child.endIndex, end));
-    out += type === 'string_content' ? unescapeDoubleQuoted(text) : child.endIndex <= end ? wordValue(child, source, lookup) : text;
+    out += type === 'string_content' ? unescapeDoubleQuoted(text) : child.endIndex <= end ? wordValue(child, source, lookup, true) : text;
     position = child.endIndex;
   }
   if (position < end) out += unescapeDoubleQuoted(source.slice(position, end));
@@ -70,13 +108,17 @@ const concatenationValue = (node: Node, source: string, lookup: VariableLookup):
   let position = node.startIndex;
   let out = '';
   for (const child of node.children) {
-    if (child.startIndex > position) out += unescapeUnquoted(source.slice(position, child.startIndex));
-    out += wordValue(child, source, lookup);
+    if (child.startIndex > position) out = joined(out, unescapeUnquoted(source.slice(position, child.startIndex)));
+    out = joined(out, wordValue(child, source, lookup));
     position = child.endIndex;
   }
-  if (position < node.endIndex) out += unescapeUnquoted(source.slice(position, node.endIndex));
+  if (position < node.endIndex) out = joined(out, unescapeUnquoted(source.slice(position, node.endIndex)));
   return out;
 };
+
+/** `"$D"SOUL.md` reads `${D}SOUL.md`: joined bare, the name would swallow the text after it (`$DSOUL.md`). */
+const joined = (out: string, next: string): string =>
+  /^\w/.test(next) && /\$[A-Za-z_]\w*$/.test(out) ? `${out.replace(/\$([A-Za-z_]\w*)$/, '$${$1}')}${next}` : out + next;
 
 const ifsExpansion = /\$\{IFS[^}]*\}|\$IFS(?![A-Za-z0-9_])/;
 
