@@ -221,13 +221,21 @@ export const resolvePath = (word: string, context: PathContext): ResolvedPath | 
   return { absolute, relative, unresolved: null, based, anywhere };
 };
 
-/** The segments after the last unknown variable (or after a `~` whose home is not known). */
+/**
+ * What follows the last unknown (a variable, a command's output, a `~` whose home is not known). The unknown may
+ * be any text, '/' included, so whatever stood before it says nothing and the word is `anything · tail`; a tail
+ * that starts inside a segment (`${X}plugins`, `plu$(true)gins`, `AGE${Q}NTS.md`) is that segment's end, a glob
+ * `*plugins` in some folder. A word with nothing after its last unknown (`"$BUILD_DIR"`) is not judged by name.
+ */
 const fromUnresolved = (text: string): ResolvedPath | null => {
   // `$(echo ~/.hermes)/plugins`, `${X:-~/.hermes}/plugins`: the expansion is one unknown, whatever '/' it holds.
   const segments = withoutExpansions(text).split('/');
   let last = -1;
   segments.forEach((s, i) => { if (s.includes(unknownMark)) last = i; });
-  const rest = relativeSegments(segments.slice(last + 1).join('/'));
+  const marked = last < 0 ? '' : segments[last]!;
+  const partial = marked.slice(marked.lastIndexOf(unknownMark) + 1);
+  const head = partial !== '' && distinctiveLiteral(partial) ? `*${partial}` : '';
+  const rest = relativeSegments(`${head}/${segments.slice(last + 1).join('/')}`);
   // What follows an unknown may lie in any folder: judged as a path whose directory was lost.
   return rest.length === 0 ? null : { absolute: null, relative: null, unresolved: rest, anywhere: rest };
 };
@@ -243,7 +251,8 @@ const withoutExpansions = (text: string): string => {
     if (open === null) {
       if (c === '$' && /[A-Za-z0-9_@*#?!$-]/.test(text[i + 1] ?? '')) {
         i++;
-        while (/[A-Za-z0-9_]/.test(text[i + 1] ?? '')) i++;
+        // A name runs on (`$HOME_DIR`); a positional or special parameter is one character (`$1gins` is `$1` then `gins`).
+        if (/[A-Za-z_]/.test(text[i]!)) while (/[A-Za-z0-9_]/.test(text[i + 1] ?? '')) i++;
         out += unknownMark;
       } else out += c;
       continue;
@@ -302,8 +311,8 @@ export const matchAbsolute = (path: string, index: ProtectionIndex): PathHit | n
   return strictest([own, matchWritten(real, index)].filter((h): h is PathHit => h !== null));
 };
 
-/** A word with glob characters or a brace list: bash expands it before the command runs. */
-export const isPattern = (path: string): boolean => /[*?[]/.test(path) || /\{[^{}]*,[^{}]*\}/.test(path);
+/** A word with glob characters, a brace list or a brace sequence (`{r..t}`, `{1..3}`): bash expands it before the command runs. */
+export const isPattern = (path: string): boolean => /[*?[]/.test(path) || (path.includes('{') && /\{[^{}]*(?:,|\.\.)[^{}]*\}/.test(path));
 
 const matchWritten = (path: string, index: ProtectionIndex): PathHit | null => {
   if (isPattern(path)) return matchGlob(path, index);
@@ -358,9 +367,10 @@ const hermesPackage = (segments: readonly string[]): PathHit | null => {
 const matchRelative = (segments: readonly string[], index: ProtectionIndex): PathHit | null => {
   if (segments.length === 0) return null;
   const hits: PathHit[] = [];
-  for (const e of index.entries) if (continuesTail(segments, e, e.kind === 'data' ? dataInnerNames : e.kind === 'code' ? codeInnerNames : null)) hits.push({ kind: e.kind, what: e.path });
+  const glob = segments.some((s) => /[*?[{]/.test(s));
+  for (const e of index.entries) if (continuesTail(segments, e, e.kind === 'data' ? dataInnerNames : e.kind === 'code' ? codeInnerNames : null, glob)) hits.push({ kind: e.kind, what: e.path });
   for (const h of index.homes) {
-    const overlap = tailOverlap(segments, h);
+    const overlap = tailOverlap(segments, h, glob);
     if (overlap > 0) hits.push(overlap === segments.length ? { kind: 'hermes-home', what: h.path } : insideHermesHome(segments.slice(overlap), h.path));
   }
   push(hits, matchNames(segments, index));
@@ -426,17 +436,35 @@ export const containsAnywhere = (segments: readonly string[], index: ProtectionI
 };
 
 /** The longest k (at least the entry's minimum) such that the entry's last k segments are the path's first k. */
-const tailOverlap = (segments: readonly string[], e: Entry): number => {
+const tailOverlap = (segments: readonly string[], e: Entry, glob = false): number => {
   for (let k = Math.min(segments.length, e.segments.length); k >= 1; k--) {
     let same = true;
-    for (let i = 0; i < k && same; i++) same = e.segments[e.segments.length - k + i] === segments[i];
+    for (let i = 0; i < k && same; i++) {
+      const name = e.segments[e.segments.length - k + i]!;
+      same = name === segments[i] || (glob && globNames(segments[i]!, name));
+    }
+    if (same && glob && !globSaysEnough(segments.slice(0, k))) continue;
     if (same) return k >= e.minOverlap ? k : 0;
   }
   return 0;
 };
 
-const continuesTail = (segments: readonly string[], e: Entry, innerNames: ReadonlySet<string> | null): boolean => {
-  if (tailOverlap(segments, e) > 0) return true;
+/** A glob segment of a relative path that bash may expand to this name (`*` skips dot names). */
+const globNames = (segment: string, name: string): boolean =>
+  (segment[0] === '.' || name[0] !== '.') && isPattern(segment) && globRegex(segment).test(name);
+
+/**
+ * Whether globbed segments that line up with a protected path's tail spell enough of it (`.t*`, `k*`, `p*` in a row do): one
+ * segment needs three literal characters besides an extension (`payload*`, not `p*` or `*.key`), several need one literal character
+ * (a run of bare `*` segments matches every tail).
+ */
+const globSaysEnough = (segments: readonly string[]): boolean =>
+  segments.length === 1
+    ? spellsEnough(segments[0]!)
+    : segments.some((s) => /[^*?/]/.test(s));
+
+const continuesTail = (segments: readonly string[], e: Entry, innerNames: ReadonlySet<string> | null, glob = false): boolean => {
+  if (tailOverlap(segments, e, glob) > 0) return true;
   // `data/ledger.db`: one common segment, but what follows it is a name only tollgate's folder of that kind holds.
   const last = e.segments[e.segments.length - 1];
   return innerNames !== null && segments.length >= 2 && segments[0] === last && innerNames.has(segments[1]!);
@@ -450,37 +478,69 @@ const continuesTail = (segments: readonly string[], e: Entry, innerNames: Readon
 const matchGlob = (path: string, index: ProtectionIndex): PathHit | null => {
   const pattern = segmentPatterns(path);
   const hits: PathHit[] = [];
-  const below = (e: Entry): boolean => e.segments.length <= pattern.length && e.segments.every((s, i) => pattern[i]!.test(s));
-  for (const e of index.entries) if (below(e)) hits.push({ kind: e.kind, what: e.path });
+  for (const e of index.entries) if (reaches(pattern, e.segments, 'inside')) hits.push({ kind: e.kind, what: e.path });
   for (const h of index.homes) {
-    if (!below(h)) continue;
-    const next = pattern[h.segments.length];
-    const names = next === undefined ? [] : [...hermesProtectedNames].filter((n) => next.test(n));
-    hits.push(names.length > 0 ? { kind: 'hermes-file', what: `${h.path}/${names[0]}` } : { kind: 'hermes-home', what: h.path });
+    if (!reaches(pattern, h.segments, 'inside')) continue;
+    let name: string | undefined;
+    for (const n of hermesProtectedNames) if (name === undefined && reaches(pattern, [...h.segments, n], 'inside')) name = n;
+    hits.push(name !== undefined ? { kind: 'hermes-file', what: `${h.path}/${name}` } : { kind: 'hermes-home', what: h.path });
   }
   const last = pattern[pattern.length - 1];
   if (last !== undefined) {
     push(hits, rulesFileGlob(segmentsOf(path).pop() ?? '', index));
     const parent = pattern[pattern.length - 2];
-    if (parent?.test('.claude') && (last.test('settings.json') || last.test('settings.local.json'))) hits.push({ kind: 'runtime-settings', what: '.claude/settings.json' });
+    if (parent?.test('.claude') && (last?.test('settings.json') || last?.test('settings.local.json'))) hits.push({ kind: 'runtime-settings', what: '.claude/settings.json' });
   }
   return strictest(hits);
 };
 
 /**
- * A rules file by name only when the pattern spells its start (`AGENT?.md`): `build/*` may hold one, but
- * refusing every wildcard in every folder would refuse ordinary work.
+ * A rules file by name only when the pattern spells a distinctive part of it (`AGENT?.md`, `?GENTS.md`): `build/*`
+ * and `*.md` may hold one, but refusing every wildcard in every folder would refuse ordinary work.
  */
 const rulesFileGlob = (segment: string, index: ProtectionIndex): PathHit | null => {
-  const literal = /^[^*?[{]*/.exec(segment)![0];
-  if (literal === '') return null;
+  if (!spellsEnough(segment)) return null;
   const pattern = globRegex(segment);
-  for (const name of index.rulesFiles) if (name.startsWith(literal) && pattern.test(name)) return { kind: 'rules-file', what: name };
+  for (const name of index.rulesFiles) if (pattern.test(name)) return { kind: 'rules-file', what: name };
   return null;
 };
 
-/** One regular expression per segment; a segment without wildcards matches only itself. */
-const segmentPatterns = (path: string): RegExp[] => segmentsOf(path).map(globRegex);
+/** Whether a glob segment keeps three literal characters besides its extension (`?GENTS.md`, `S[O]UL.md`, not `*.md`). */
+const spellsEnough = (segment: string): boolean =>
+  segment.replace(/\.[A-Za-z0-9]{1,5}$/, '').replace(/\[[^\]]*\]|\{[^{}]*\}|[*?]/g, '').length >= 3;
+
+/** Dot names a Hermes home protects whole: `${X}.env` may be one though a bare extension is not distinctive. */
+const dotNames = new Set(['.env', '.claude', '.hermes', '.tollgate']);
+
+/**
+ * Whether a literal run of a glob or of a word after an unknown says enough to name a protected file: three
+ * characters besides a file extension (`GENTS.md`, `plugins`), or a protected dot name; `.md`, `.json`, `.log`
+ * alone are every file of that type.
+ */
+const distinctiveLiteral = (run: string): boolean =>
+  run.replace(/\.[A-Za-z0-9]{1,5}$/, '').length >= 3 || dotNames.has(run);
+
+/** One regular expression per segment (a segment without wildcards matches only itself); null for globstar's `**`. */
+type SegmentPattern = RegExp | null;
+const segmentPatterns = (path: string): SegmentPattern[] => segmentsOf(path).map((s) => s === '**' ? null : globRegex(s));
+
+/**
+ * Whether a pattern may name `target` or something below it ('inside'), or `target` or a folder above it
+ * ('above'). `**` stands for any number of segments (with `shopt -s globstar`; without it, it is one `*`).
+ */
+const reaches = (pattern: readonly SegmentPattern[], target: readonly string[], mode: 'inside' | 'above', from = 0, at = 0): boolean => {
+  let t = at;
+  for (let p = from; p < pattern.length; p++, t++) {
+    const segment = pattern[p]!;
+    if (segment === null) {
+      for (let skip = t; skip <= target.length; skip++) if (reaches(pattern, target, mode, p + 1, skip)) return true;
+      return false;
+    }
+    if (t === target.length) return mode === 'inside';
+    if (!segment.test(target[t]!)) return false;
+  }
+  return mode === 'above' || t === target.length;
+};
 
 // Compiled once per glob: the same few patterns (`*.ts`, `data/*`) come back call after call. Bounded, so a
 // stream of distinct globs costs only their compiling, never memory. Without the g or y flag, reuse is safe.
@@ -508,12 +568,29 @@ const globSource = (glob: string): string => {
     } else if (c === '{') {
       const end = glob.indexOf('}', i + 1);
       const body = end < 0 ? '' : glob.slice(i + 1, end);
-      if (!body.includes(',')) { source += '\\{'; continue; }
-      source += `(?:${body.split(',').map(globSource).join('|')})`;
+      if (!body.includes(',')) {
+        const sequence = braceSequence(body);
+        if (sequence === null) { source += '\\{'; continue; }
+        source += sequence;
+      } else source += `(?:${body.split(',').map(globSource).join('|')})`;
       i = end;
     } else source += c.replace(/[.+^${}()|\\\]]/g, '\\$&');
   }
   return source;
+};
+
+/**
+ * What a brace sequence (`r..t`, `1..30`, `a..z..2`) may produce, as a regular expression: letters in the range,
+ * or any integer (leading zeros and steps included); null when bash would leave it as written.
+ */
+const braceSequence = (body: string): string | null => {
+  const letters = /^([A-Za-z])\.\.([A-Za-z])(?:\.\.-?[0-9]+)?$/.exec(body);
+  if (letters !== null) {
+    const [lo, hi] = [letters[1]!, letters[2]!].sort();
+    // Between cases the range holds the punctuation in between ([ \ ] ^ _ `): any one character is close enough.
+    return /[a-z]/.test(lo!) === /[a-z]/.test(hi!) ? `[${lo}-${hi}]` : '.';
+  }
+  return /^-?[0-9]+\.\.-?[0-9]+(?:\.\.-?[0-9]+)?$/.test(body) ? '-?[0-9]+' : null;
 };
 
 /**
@@ -535,14 +612,14 @@ const containsWritten = (path: string, index: ProtectionIndex, secretsOnly: bool
     const hit: PathHit = { kind: e.kind === 'hermes-home' ? 'hermes-file' : e.kind, what: e.path };
     const above = pattern === null
       ? segments.length <= e.segments.length && segments.every((s, i) => e.segments[i] === s)
-      : pattern.length <= e.segments.length && pattern.every((p, i) => p.test(e.segments[i]!));
+      : reaches(pattern, e.segments, 'above');
     // Equal counts too: removing a Hermes home or the data folder removes what is inside it.
     if (above) return hit;
   }
   // Any `.claude` folder holds a runtime's hook settings (`rm -rf .claude` removes them).
   // A pattern names it only when it starts with '.' itself: bash's `*` skips dot files.
   const last = segments[segments.length - 1] ?? '';
-  const claude = pattern === null ? last === '.claude' : last.startsWith('.') && pattern[pattern.length - 1]!.test('.claude');
+  const claude = pattern === null ? last === '.claude' : last.startsWith('.') && pattern[pattern.length - 1]?.test('.claude') === true;
   if (!secretsOnly && claude) return { kind: 'runtime-settings', what: '.claude/settings.json' };
   return null;
 };
