@@ -204,6 +204,14 @@ export class CommandExtractor {
         this.visitChildren(node, scope, level);
         this.assign(node, scope);
         return undefined;
+      case 'declaration_command':
+        this.visitChildren(node, scope, level);
+        this.declareAttributes(node, scope);
+        return undefined;
+      case 'unset_command':
+        this.visitChildren(node, scope, level);
+        for (const name of namesIn(node.namedChildren.map((child) => wordValue(child, scope.source, this.state.lookup)))) this.state.untrack(name);
+        return undefined;
       case 'for_statement':
         this.loopVariable(node, scope);
         this.visitChildren(node, tail === noTail ? scope : withTail(scope, tail), level);
@@ -369,7 +377,7 @@ export class CommandExtractor {
         const before = this.commands.length;
         if (word.childCount > 0) this.visit(word, scope, level + 1);
         if (type === 'command_name') programChoices = this.programChoices(word, source, before);
-        const values = this.argumentValues(word, source, before);
+        const values = this.argumentValues(word, source, before, type !== 'command_name');
         // Nodes with no space between them are one shell word.
         if (child.startIndex === lastEnd && words.length > 0 && values.length === 1) words[words.length - 1] += values[0]!;
         else words.push(...values);
@@ -396,7 +404,7 @@ export class CommandExtractor {
    * The words one argument node becomes: `$(echo /)` becomes what echo prints, split as the shell splits an
    * unquoted substitution; an unquoted `{a,b}` becomes both words. Anything else is one word.
    */
-  private argumentValues(word: Node, source: string, firstCommand: number): string[] {
+  private argumentValues(word: Node, source: string, firstCommand: number, split = true): string[] {
     const type = kindOf(word).type;
     if (type === 'command_substitution' && this.commands.length === firstCommand + 1) {
       const output = staticOutput(this.commands[firstCommand]!);
@@ -406,6 +414,9 @@ export class CommandExtractor {
     const listed = type === 'expansion' || type === 'string' ? listWords(word, source, this.state.lookup) : undefined;
     if (listed !== undefined) return listed;
     const value = wordValue(word, source, this.state.lookup);
+    // An unquoted `$P` whose known value has blanks is split into words, as the shell splits it.
+    if (split && (type === 'simple_expansion' || type === 'expansion') && /[ \t\n]/.test(value) && !value.includes('$') && this.state.lookup.defaultIfs?.() === true)
+      return value.split(/[ \t\n]+/).filter((part) => part !== '');
     if ((type === 'word' || type === 'concatenation') && value.includes(',') && !/['"$`]/.test(source.slice(word.startIndex, word.endIndex)))
       return expandBraces(value);
     return [value];
@@ -483,6 +494,22 @@ export class CommandExtractor {
     return this.straightLine ??= !branchingSyntax.test(this.line.replace(/\+?=\(/g, '='));
   }
 
+  /**
+   * `declare -n P=Q` (a reference), `-u`/`-l`/`-c` (case changed on assignment), `-i` (arithmetic), `-A` (keys, not
+   * indexes): what the names hold is not the text assigned, so they are not followed from here on.
+   */
+  private declareAttributes(node: Node, scope: Scope): void {
+    let changes = false;
+    for (const child of node.namedChildren) if (kindOf(child).type === 'word' && /^[-+][a-zA-Z]*[nulicA]/.test(textOf(scope, child))) changes = true;
+    if (!changes) return;
+    for (const child of node.namedChildren) {
+      const type = kindOf(child).type;
+      const name = type === 'variable_name' ? child : type === 'variable_assignment' ? child.childForFieldName('name') : null;
+      const variable = name && kindOf(name).type === 'subscript' ? name.namedChildren[0] : name;
+      if (variable) this.state.untrack(textOf(scope, variable));
+    }
+  }
+
   /** `for NAME in a b c`: NAME may hold each of the listed words. */
   private loopVariable(node: Node, scope: Scope): void {
     const name = node.childForFieldName('variable');
@@ -530,6 +557,8 @@ export class CommandExtractor {
   private followEffects(command: SimpleCommand, scope: Scope, feed: Feed | undefined, index: number, level: number): void {
     const { program, args } = command;
     if (program === 'cd' || program === 'pushd') this.state.changeDirectory(command);
+    // `read P`, `printf -v P`, `mapfile a`, `unset P`, `let P=1`: values not followed; the old one is gone.
+    if (settingPrograms.has(program)) for (const name of namesIn(args)) this.state.untrack(name);
     this.state.recordWrites(command);
     const readsStdin = isShell(program) ? shellMode(args).kind === 'stdin' : (program === 'source' || program === '.') && stdinPaths.has(args[0] ?? '');
     if (feed && readsStdin) {
@@ -640,6 +669,19 @@ const exportedNames = (line: string): Map<string, 'export' | 'unset'> => {
       const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(word)?.[0];
       if (name !== undefined) names.set(name, verb === 'unset' ? 'unset' : 'export');
     }
+  }
+  return names;
+};
+
+/** Builtins that give variables named in their arguments a value the walk does not compute. */
+const settingPrograms = new Set(['read', 'mapfile', 'readarray', 'printf', 'getopts', 'unset', 'let', 'wait', 'local', 'declare', 'typeset', 'export', 'readonly']);
+
+/** Every argument that is, starts with or ends an option with a variable name (`P`, `P=1`, `-vP`, `-aP`). */
+const namesIn = (args: readonly string[]): string[] => {
+  const names: string[] = [];
+  for (const arg of args) {
+    const name = /^-[a-zA-Z]*([A-Za-z_][A-Za-z0-9_]*)$/.exec(arg)?.[1] ?? /^[A-Za-z_][A-Za-z0-9_]*/.exec(arg)?.[0];
+    if (name !== undefined) names.push(name);
   }
   return names;
 };

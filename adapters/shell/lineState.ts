@@ -92,6 +92,12 @@ export class LineState {
     this.unknowns.add(name);
   }
 
+  /** The name's value (scalar or array) is not followed from here on. */
+  untrack(name: string): void {
+    this.unknowns.add(name);
+    if (this.arrays.has(name)) this.arrays.set(name, null);
+  }
+
   valuesOf(name: string): readonly string[] {
     return [...(this.variables.get(name) ?? [])];
   }

@@ -48,13 +48,14 @@ export const expandParameter = (text: string, values: ParameterValues): Expanded
 /** The values a `NAME` or `NAME[i]` / `NAME[@]` refers to (a scalar reads as an array of one). */
 const resolve = (ref: RegExpExecArray, values: ParameterValues): Expanded | undefined => {
   const [, name, index] = ref;
-  const elements = values.elements?.(name!) ?? scalarElements(values(name!));
+  const array = values.elements?.(name!);
+  const elements = array ?? scalarElements(values(name!));
   if (elements === undefined) return undefined;
   if (index === '@' || index === '*') return { values: elements, list: index };
   let at = index === undefined ? 0 : Number(index);
   if (at < 0) at += elements.length;
-  // A negative index before the first element is an error in bash: the command does not run as written.
-  if (at < 0) return undefined;
+  // A negative index before the first element, or any on a scalar, is "bad array subscript": not followed.
+  if (at < 0 || (array === undefined && index?.startsWith('-') === true)) return undefined;
   return { values: [elements[at] ?? ''], list: undefined };
 };
 
@@ -140,7 +141,7 @@ const replacement = (op: string, budget: Budget): Operation | undefined => {
   const pattern = slash < 0 ? rest : rest.slice(0, slash);
   const rep = slash < 0 ? '' : rest.slice(slash + 1);
   // A `/` inside a bracket may or may not end the pattern; `&` in the replacement is the match in bash 5.2+ only.
-  if ((pattern.includes('[') && slash >= 0) || rep.includes('&')) return undefined;
+  if ((slash >= 0 && pattern.lastIndexOf('[') > pattern.lastIndexOf(']')) || rep.includes('&')) return undefined;
   const glob = compileGlob(pattern);
   if (glob === undefined) return undefined;
   return (value) => {
