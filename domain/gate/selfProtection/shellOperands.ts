@@ -400,12 +400,17 @@ export const findListedFolders = (find: SimpleCommand): { readonly folders: read
   return { folders: filtered ? [] : starts, namedLikeSecrets: false };
 };
 
+// Compiled once per pattern (a bounded cache): the same filters come back line after line.
+const compiledGlobs = new Map<string, RegExp | null>();
 const globMatchesName = (glob: string, name: string, caseless: boolean): boolean => {
-  let source = '';
-  for (const c of glob) source += c === '*' ? '.*' : c === '?' ? '.' : c === '[' || c === ']' ? c : c.replace(/[.+^${}()|\\]/g, '\\$&');
-  try {
-    return new RegExp(`^${source}$`, caseless ? 'is' : 's').test(name);
-  } catch {
-    return true;
+  const key = `${caseless ? 'i' : ''}\u0000${glob}`;
+  let pattern = compiledGlobs.get(key);
+  if (pattern === undefined) {
+    let source = '';
+    for (const c of glob) source += c === '*' ? '.*' : c === '?' ? '.' : c === '[' || c === ']' ? c : c.replace(/[.+^${}()|\\]/g, '\\$&');
+    try { pattern = new RegExp(`^${source}$`, caseless ? 'is' : 's'); } catch { pattern = null; }
+    if (compiledGlobs.size >= 256) compiledGlobs.clear();
+    compiledGlobs.set(key, pattern);
   }
+  return pattern === null || pattern.test(name);
 };

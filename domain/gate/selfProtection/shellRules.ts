@@ -10,7 +10,7 @@ import {
 } from './controlCommands.ts';
 import { containsAnywhere, containsProtected, matchAbsolute, resolvePath, type PathContext, type PathHit } from './protectedPaths.ts';
 import { contextOf, hitInText, hitOf, withDefaults, wordHit, type LineScope } from './shellScope.ts';
-import { argWords, findListedFolders, operandsOf, readOnlyPrograms, type Landing } from './shellOperands.ts';
+import { argWords, findListedFolders, operandsOf, readOnlyPrograms, type Landing, type Operands } from './shellOperands.ts';
 
 export type SelfProtectionId =
   | 'socket-client' | 'read-secret' | 'write-protected-path' | 'tollgate-control-command' | 'hermes-control' | 'uninstall'
@@ -220,7 +220,7 @@ const readsSecret = (command: SimpleCommand, scope: LineScope): string | null =>
       }
     }
   }
-  return scope.analysis.commands.length > 1 ? readsThroughLineCopy([...operands.reads, ...(operands.treeReads ?? [])], command, scope) : null;
+  return scope.analysis.commands.length > 1 && scope.analysis.commands[0] !== command ? readsThroughLineCopy(operands, command, scope) : null;
 };
 
 /** Programs that print names, sizes or counts of what they are given, never the contents. */
@@ -231,12 +231,16 @@ const copiers: ReadonlySet<string> = new Set(['cp', 'rsync', 'scp']);
  * `cp -r .tollgate /tmp/tg && cat /tmp/tg/keys/k` (red team 4, h18): a read below a copy made earlier on the line
  * is a read of the original. `cp -r SRC DST` makes DST the copy, or DST/name when DST is a folder already; both are tried.
  */
-const readsThroughLineCopy = (reads: readonly string[], command: SimpleCommand, scope: LineScope): string | null => {
-  const at = scope.analysis.commands.indexOf(command);
-  if (reads.length === 0) return null;
-  const context = contextOf(scope, command);
-  for (const maker of scope.analysis.commands.slice(0, Math.max(0, at))) {
+const readsThroughLineCopy = (operands: Operands, command: SimpleCommand, scope: LineScope): string | null => {
+  const commands = scope.analysis.commands;
+  const at = commands.indexOf(command);
+  let reads: readonly string[] | undefined;
+  for (let m = 0; m < at; m++) {
+    const maker = commands[m]!;
     if (!copiers.has(maker.program)) continue;
+    reads ??= [...operands.reads, ...(operands.treeReads ?? [])];
+    if (reads.length === 0) return null;
+    const context = contextOf(scope, command);
     const made = operandsOf(maker);
     const landing = made.landings?.[0];
     const copied = made.treeReads ?? [];
