@@ -1,0 +1,167 @@
+import { execFileSync } from 'node:child_process';
+import { expect } from 'chai';
+import { compileGlob, globMatches } from '../../../adapters/shell/globPattern.ts';
+import { expandParameter } from '../../../adapters/shell/parameterOperations.ts';
+import { useBashAnalyzer } from '../../support/shell.ts';
+
+/**
+ * Each row: assignments, then the words of one `printf '<%s>'` whose arguments are expansions, then what bash 5.2
+ * prints for them (each argument in <>). The last test checks the table against the bash on this machine.
+ */
+const computed: readonly (readonly [string, string, string])[] = [
+  ['P=/tmp/aXXbXX', '${P%XX} ${P%%X*} ${P#*/} ${P##*/} ${P%x} ${P#} ${P%*} ${P%%*}x ${P#*}y ${P##*}z ${P%?} ${P#??} ${P%[Xb]X} ${P%%[!/]*}',
+    '</tmp/aXXb></tmp/a><tmp/aXXbXX><aXXbXX></tmp/aXXbXX></tmp/aXXbXX></tmp/aXXbXX><x></tmp/aXXbXXy><z></tmp/aXXbX><mp/aXXbXX></tmp/aXXb></>'],
+  ['P=/tmp/aXbX', '${P/X/g} ${P//X/g} ${P//X} ${P/#*/u} ${P/%X/c} ${P/%*X/c} ${P//?/.} ${P/a*X/-} ${P/[Xb]/_} ${P//[Xb]/_} ${P/#/pre} ${P/%/post} ${P//} ${P/} ${P/zz/y}',
+    '</tmp/agbX></tmp/agbg></tmp/ab><u></tmp/aXbc><c><.........></tmp/-></tmp/a_bX></tmp/a___><pre/tmp/aXbX></tmp/aXbXpost></tmp/aXbX></tmp/aXbX></tmp/aXbX>'],
+  ['P=', 'x${P/*/rep}x x${P//*/rep}x x${P/#*/r}x x${P/%*/r}x x${P/a/r}x x${P%*}x x${#P}x x${P^^}x x${P:0:1}x',
+    '<xrepx><xrepx><xrx><xrx><xx><xx><x0x><xx><xx>'],
+  ['X=ab.Md', '${X^^} ${X^} ${X,,} ${X,} ${X^^[a]} ${X^^[!a]} ${X,,[M]} ${X^[b]} ${X@U} ${X@L} ${X@u} ${X^^?}',
+    '<AB.MD><Ab.Md><ab.md><ab.Md><Ab.Md><aB.MD><ab.md><ab.Md><AB.MD><ab.md><Ab.Md><AB.MD>'],
+  ['P=/tmp/abcdef', '${P:0:4} ${P: -3} ${P:(-3):2} ${P:1:-2} ${#P} ${P:3} ${P:11}x ${P:12}x ${P: -11}x ${P: -12}x ${P:2:0}x ${P:2:100} ${P: -3:-1}',
+    '</tmp><def><de><tmp/abcd><11><p/abcdef><x><x></tmp/abcdefx><x><x><mp/abcdef><de>'],
+  ['Y=/tmp/q; X=Y', '${!X} ${!X%q} ${!X^^} ${#X}', '</tmp/q></tmp/></TMP/Q><1>'],
+  ['a=(/tmp x "y z")', '${a[0]}/${a[1]} ${a[*]} ${#a[@]} ${a[@]:1} $a ${a} ${#a} ${#a[2]} ${a[5]}x ${a[@]%x} ${a[@]^^} ${a[@]:0:2} ${a[@]: -1}',
+    '</tmp/x></tmp><x><y><z><3><x><y><z></tmp></tmp><4><3><x></tmp><y><z></TMP><X><Y><Z></tmp><x><y><z>'],
+  ['a=(x "y z" "")', '"${a[@]}" "${a[*]}" "x${a[0]}y" "${a[@]:1}" "${#a[@]}" "${a[@]/y/Q}"', '<x><y z><><x y z ><xxy><y z><><3><x><Q z><>'],
+  ['a=()', '"${a[@]}" "${a[*]}" ${#a[@]} x${a[@]}y "x${a[@]}y"', '<><0><xy><xy>'],
+  ['a=(x); a+=(y "w v"); a[1]=z; a[3]=end', '"${a[@]}" ${#a[@]}', '<x><z><w v><end><4>'],
+  ['P=/a; P+=/b', '$P', '</a/b>'],
+  ['P=/tmp/x', '${P[0]} ${P[@]} ${#P[@]} ${P[1]}x', '</tmp/x></tmp/x><1><x>'],
+  ['P=a/b/c', '${P/[ab]/_} ${P//[[:alpha:]]/-} ${P//[0-9]/-}', '<_/b/c><-/-/-><a/b/c>'],
+  ['f=a.tar.gz; name=report.txt; s=hello', '${f##*.} ${f%%.*} ${name%.txt}.bak ${s^^} ${s^}', '<gz><a><report.bak><HELLO><Hello>'],
+];
+
+describe('shell parameter operations on values known on the line', () => {
+  const analyze = useBashAnalyzer();
+  const printed = (assignments: string, words: string) => {
+    const command = analyze(`${assignments}; printf '<%s>' ${words}`).commands.filter((c) => c.program === 'printf').pop();
+    return command!.args.slice(1).map((word) => `<${word}>`).join('');
+  };
+  const argsOf = (line: string, program: string) => analyze(line).commands.find((c) => c.program === program)?.args;
+  const row = (index: number) => computed[index]!;
+  const expectRow = (index: number) => expect(printed(row(index)[0], row(index)[1])).to.equal(row(index)[2]);
+
+  it('removes the shortest and longest matching prefix and suffix as bash does (#, ##, %, %%)', () => expectRow(0));
+
+  it('replaces the first, every, leading and trailing match (/, //, /#, /%), the longest at the leftmost place', () => expectRow(1));
+
+  it('replaces and removes on an empty value the way bash does (a pattern matching nothing, or only the empty text)', () => expectRow(2));
+
+  it('changes the case of every or the first character that matches the pattern (^^ ^ ,, , @U @L @u)', () => expectRow(3));
+
+  it('takes substrings at plain-number offsets and lengths, negative ones counting from the end', () => expectRow(4));
+
+  it('gives the length of a value (${#P})', () => expect(printed('P=/tmp/abc', '${#P}')).to.equal('<8>'));
+
+  it('follows ${!X} to the variable X names, with an operator after it', () => expectRow(5));
+
+  it('reads indexed arrays: elements by index, counts, slices, and an operator applied to each element', () => expectRow(6));
+
+  it('makes "${a[@]}" one word per element (empty ones too), joins "${a[*]}" with a space and drops an empty array', () => {
+    expectRow(7);
+    expectRow(8);
+  });
+
+  it('follows a+=(...), a[i]=v and P+=x on a line that runs straight', () => {
+    expectRow(9);
+    expectRow(10);
+  });
+
+  it('reads a scalar as an array of one (${P[0]}, ${P[@]}), and bracket sets with classes and digit ranges', () => {
+    expectRow(11);
+    expectRow(12);
+  });
+
+  it('computes the ordinary spellings of everyday commands', () => {
+    expectRow(13);
+    expect(argsOf('name=report.txt; cp "${name%.txt}.bak" /tmp/', 'cp')).to.deep.equal(['report.bak', '/tmp/']);
+    expect(argsOf('v=build; rm -rf ./${v}/out', 'rm')).to.deep.equal(['-rf', './build/out']);
+    expect(analyze('arr=(a b); for x in "${arr[@]}"; do echo $x; done').commands.map((c) => c.program)).to.deep.equal(['echo']);
+  });
+
+  it('judges a protected path reached through an operation as that path (red team 4, F1)', () => {
+    expect(argsOf('P=/srv/hermes-bot/pluginsXX; rm -rf ${P%XX}', 'rm')).to.deep.equal(['-rf', '/srv/hermes-bot/plugins']);
+    expect(argsOf('P=XX/srv/hermes-bot/plugins; rm -rf ${P##*X}', 'rm')).to.deep.equal(['-rf', '/srv/hermes-bot/plugins']);
+    expect(argsOf('P=/srv/hermes-bot/pluXins; rm -rf ${P/X/g}', 'rm')).to.deep.equal(['-rf', '/srv/hermes-bot/plugins']);
+    expect(argsOf('P=/srv/hermes-bot/pluXinX; rm -rf ${P//X/g}', 'rm')).to.deep.equal(['-rf', '/srv/hermes-bot/pluging']);
+    expect(argsOf('X=agents; echo pwned > ${X^^}.md', 'echo')).to.deep.equal(['pwned']);
+    expect(analyze('X=agents; echo pwned > ${X^^}.md').commands[0]!.redirects.map((r) => r.target)).to.deep.equal(['AGENTS.md']);
+    expect(argsOf('P=/srv/hermes-bot/plugins/extra; rm -rf ${P:0:23}', 'rm')).to.deep.equal(['-rf', '/srv/hermes-bot/plugins']);
+    expect(argsOf('Y=/srv/hermes-bot/plugins; X=Y; rm -rf ${!X}', 'rm')).to.deep.equal(['-rf', '/srv/hermes-bot/plugins']);
+    expect(argsOf('a=(/srv/hermes-bot plugins); rm -rf ${a[0]}/${a[1]}', 'rm')).to.deep.equal(['-rf', '/srv/hermes-bot/plugins']);
+    expect(argsOf('a=(/srv/hermes-bot/plugins); rm -rf "${a[@]}"', 'rm')).to.deep.equal(['-rf', '/srv/hermes-bot/plugins']);
+    expect(argsOf('a=(/tmp/x /srv/hermes-bot/plugins); rm -rf ${a[*]}', 'rm')).to.deep.equal(['-rf', '/tmp/x', '/srv/hermes-bot/plugins']);
+    expect(argsOf('a=(rm -rf /srv/hermes-bot/plugins); "${a[@]}"', 'rm')).to.deep.equal(['-rf', '/srv/hermes-bot/plugins']);
+  });
+
+  it('splits an unquoted known value with blanks into words, and keeps a quoted one whole', () =>
+    expect(argsOf("P='/tmp/x /srv/hermes-bot/plugins'; rm -rf $P \"$P\"", 'rm')).to.deep.equal(['-rf', '/tmp/x', '/srv/hermes-bot/plugins', '/tmp/x /srv/hermes-bot/plugins']));
+
+  it('leaves an expansion as written when its result is not certain, never a guessed literal', () => {
+    const unknown = [
+      '${Q%x}', // a value not known on the line
+      '${P%"x"}', "${P%'x'}", '${P%\\x}', '${P%$Q}', '${P/x/$Q}', // quotes, escapes, expansions inside
+      '${P/x/&}', // `&` is the match only from bash 5.2 on
+      '${P%[a-z]}', '${P%[[=a=]]}', '${P%@(x)}', // letter ranges, equivalence classes, extglob
+      '${P:n}', '${P:010}', '${P:1+1}', '${P::2}', '${P:3:-9}', // arithmetic beyond a plain number, an error
+      '${P:-x}', '${P:+x}', // default-value operators are read elsewhere
+      '${!P*}', '${!a[@]}', '${!Z}', // names, keys, an indirect name not known
+      '${P[-1]}', '${a[-9]}', // bad subscripts
+      '${P@Q}', '${P@A}', // operators not followed
+    ];
+    for (const word of unknown) expect(printed('P=/tmp/xyz; Z=nope; a=(x y)', word), word).to.equal(`<${word}>`);
+    expect(printed('P=/tmp/é', '${P%é}'), 'non-ASCII text').to.equal('<${P%é}>');
+    expect(printed('a=(x y)', 'x${a[@]}y'), 'a list inside a longer word').to.equal('<x${a[@]}y>');
+  });
+
+  it('forgets an array that a branch or loop may assign or change, and one assigned a scalar as well', () => {
+    expect(printed('if true; then a=(x); fi; a+=(y)', '"${a[@]}"')).to.equal('<${a[@]}>');
+    expect(printed('true && a[0]=y; a=(x)', '"${a[@]}"')).to.equal('<${a[@]}>');
+    expect(printed('a=(x); a=z', '${a[0]}')).to.equal('<${a[0]}>');
+    expect(printed('a=(x y); true && a[1]=z', '${a[1]}')).to.equal('<${a[1]}>');
+    expect(printed('a=(x); a[5]=far', '${a[0]}')).to.equal('<${a[0]}>');
+    expect(printed('a=(x *.log)', '${a[0]}')).to.equal('<${a[0]}>');
+    expect(printed('a=([1]=x)', '${a[1]}')).to.equal('<${a[1]}>');
+    expect(printed('IFS=:; a=(x y)', '"${a[*]}"')).to.equal('<${a[*]}>');
+  });
+
+  it('forgets a value that read, printf -v, mapfile, unset or let gives, and names declared -n, -u, -l, -i or -A', () => {
+    for (const setter of ['read -r P', 'printf -v P %s x', 'mapfile -t P', 'unset P', 'let P=1', 'declare -n P=Q', 'declare -u P', 'local -l P=ab', 'typeset -i P', 'declare -A P'])
+      expect(printed(`P=/tmp/x; ${setter}; P=/tmp/y`, '$P ${P%y} ${P[0]}'), setter).to.equal('<$P><${P%y}><${P[0]}>');
+    expect(printed('P=/tmp/x; unset Q', '$P')).to.equal('</tmp/x>');
+  });
+
+  it('gives up on a pathological pattern instead of running long', () => {
+    const started = performance.now();
+    const values = Object.assign((name: string) => (name === 'P' ? 'a'.repeat(4000) : undefined), {});
+    expect(expandParameter('${P//*a*a*a*a*a*b/x}', values)).to.equal(undefined);
+    expect(performance.now() - started).to.be.below(2000);
+  });
+
+  it('reads glob bracket sets like bash: negation, a leading ], classes, an unclosed [ as itself', () => {
+    const match = (pattern: string, text: string) => globMatches(compileGlob(pattern)!, text, 0, text.length, { left: 1000 });
+    expect(match('[!a]', 'b')).to.equal(true);
+    expect(match('[^a]', 'a')).to.equal(false);
+    expect(match('[]a]', ']')).to.equal(true);
+    expect(match('[[:digit:]x]?', '7z')).to.equal(true);
+    expect(match('[ab', '[ab')).to.equal(true);
+    expect(match('*.t?t', 'a.b.txt')).to.equal(true);
+    expect(compileGlob('[a-z]')).to.equal(undefined);
+    expect(compileGlob('[[.a.]]')).to.equal(undefined);
+  });
+
+  it('matches what bash itself prints for the same lines (when bash 5.2 or later is installed)', function () {
+    let version: string;
+    try {
+      version = execFileSync('bash', ['-c', 'echo "${BASH_VERSINFO[0]}.${BASH_VERSINFO[1]}"'], { encoding: 'utf8' }).trim();
+    } catch {
+      this.skip();
+    }
+    const [major = 0, minor = 0] = version.split('.').map(Number);
+    if (major < 5 || (major === 5 && minor < 2)) this.skip();
+    for (const [assignments, words, expected] of computed) {
+      const real = execFileSync('bash', ['-c', `${assignments}; printf '<%s>' ${words}`], { encoding: 'utf8' });
+      expect(real, `${assignments}; ${words}`).to.equal(expected);
+    }
+  });
+});
