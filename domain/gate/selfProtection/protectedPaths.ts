@@ -170,6 +170,8 @@ export interface ResolvedPath {
   readonly anywhere?: readonly string[] | null;
   /** The word is one variable the session exported with a value the gate cannot know. */
   readonly unknownVariable?: string;
+  /** The absolute folder the word's literal start names before its first unknown: the word lies somewhere below it. */
+  readonly within?: string;
 }
 
 export interface PathContext {
@@ -211,7 +213,10 @@ export const resolvePath = (word: string, context: PathContext): ResolvedPath | 
     const whole = /^\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))\/*$/.exec(text);
     const name = whole?.[1] ?? whole?.[2];
     if (name !== undefined && (context.unknownVariables?.has(name) === true || context.unknownVariables?.has('*') === true)) return { absolute: null, relative: null, unresolved: null, anywhere: [], unknownVariable: name };
-    return fromUnresolved(text);
+    const tail = fromUnresolved(text);
+    const within = literalFolder(text, context.cwd);
+    if (within === null) return tail;
+    return tail === null ? { absolute: null, relative: null, unresolved: null, within } : { ...tail, within };
   }
   if (text.startsWith('/')) return { absolute: normalizePath(text), relative: null, unresolved: null };
   const relative = relativeSegments(text);
@@ -241,6 +246,16 @@ const fromUnresolved = (text: string): ResolvedPath | null => {
 };
 
 const unknownMark = '\u0000';
+
+/** `/srv/h/plugins/$X`, `data/keys/$(ls)`: the absolute folder spelled before the first unknown; null for `/` or none. */
+const literalFolder = (text: string, cwd: string | null): string | null => {
+  const unknown = text.search(/[$`]/);
+  const slash = text.lastIndexOf('/', unknown);
+  if (slash <= 0) return null;
+  const folder = text.slice(0, slash);
+  if (folder.startsWith('/')) return normalizePath(folder);
+  return cwd === null ? null : normalizePath(`${cwd}/${folder}`);
+};
 
 /** The text with each `$(…)`, `${…}`, `$((…))`, backtick part and `$NAME` replaced by one unknown mark. */
 const withoutExpansions = (text: string): string => {
@@ -286,6 +301,7 @@ export const matchPath = (resolved: ResolvedPath, index: ProtectionIndex): PathH
   if (resolved.absolute !== null) push(hits, matchAbsolute(resolved.absolute, index));
   if (resolved.relative !== null) push(hits, matchRelative(resolved.relative, index));
   if (resolved.based) push(hits, matchRelative(resolved.based, index));
+  if (resolved.within !== undefined) push(hits, matchWithin(resolved.within, index));
   if (resolved.unknownVariable !== undefined) hits.push({ kind: 'data', what: `$${resolved.unknownVariable}, which the session exported with a value the gate cannot know` });
   else if (resolved.anywhere) push(hits, matchAnywhere(resolved.anywhere, index));
   if (resolved.unresolved !== null) {
@@ -293,8 +309,22 @@ export const matchPath = (resolved: ResolvedPath, index: ProtectionIndex): PathH
     const name = resolved.unresolved[resolved.unresolved.length - 1]!;
     const kind = byNameKinds.get(name);
     if (kind !== undefined) hits.push({ kind, what: name });
+    const first = resolved.unresolved[0]!;
+    if (hermesOwnName.test(first)) hits.push({ kind: 'code', what: `${first} (the unknown folder before it may be site-packages)` });
   }
   return strictest(hits);
+};
+
+/**
+ * Something below a known folder, its name unknown: what the folder lies in, and below a Hermes home's folder (or
+ * its profiles) the unknown may be a protected file (`~/.hermes/$F` may be config.yaml).
+ */
+const matchWithin = (folder: string, index: ProtectionIndex): PathHit | null => {
+  if (folder === '/') return null;
+  const own = matchAbsolute(folder, index);
+  if (own?.kind !== 'hermes-home') return own;
+  for (const h of index.homes) if (h.path === folder || h.path.startsWith(`${folder}/`)) return { kind: 'hermes-file', what: `a file of ${h.path} (its name unknown)` };
+  return own;
 };
 
 const push = (hits: PathHit[], hit: PathHit | null): void => { if (hit !== null) hits.push(hit); };
@@ -354,6 +384,8 @@ const hermesTopLevel = new Set([
   'hermes_cli', 'hermes_bootstrap', 'hermes_constants', 'hermes_logging', 'hermes_state', 'hermes_time', 'agent', 'tools', 'gateway',
   'toolsets', 'model_tools', 'run_agent', 'cli', 'plugins', 'providers', 'tui_gateway', 'acp_adapter', 'mcp_serve',
 ]);
+/** The top-level names above that say Hermes by themselves: after an unknown folder (`$(python3 -c …)/hermes_cli`) it may be site-packages. */
+const hermesOwnName = /^(?:(?:hermes_(?:cli|bootstrap|constants|logging|state|time)|run_agent|model_tools|tui_gateway|acp_adapter|mcp_serve)(?:\.py)?|hermes_agent-.*)$/;
 const hermesPackage = (segments: readonly string[]): PathHit | null => {
   for (let i = 0; i < segments.length - 1; i++) {
     if (segments[i] !== 'site-packages' && segments[i] !== 'dist-packages') continue;

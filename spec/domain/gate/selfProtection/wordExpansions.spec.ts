@@ -81,6 +81,34 @@ describe('path words with expansions the floor cannot resolve', () => {
     });
   });
 
+  describe('a word whose literal start is a folder lies below that folder, whatever its unknown rest', () => {
+    for (const line of [
+      'rm -rf /srv/hermes-bot/plugins/$X',
+      'echo x > /srv/hermes-bot/plugins/$X/foo.py',
+      'echo x > /srv/hermes-bot/$F',
+      'cat /home/agent/project/data/keys/$K',
+      'cp evil.yaml ~/.hermes/profiles/$(ls ~/.hermes/profiles | head -1)',
+      'echo "mode: off" > /etc/tollgate/$F',
+    ]) it(`blocks: ${line}`, () => blocks(line));
+
+    it('takes a Hermes package name after an unknown folder as Hermes code (the folder may be site-packages)', () => {
+      blocks("rm -rf $(python3 -c 'import site;print(site.getsitepackages()[0])')/hermes_cli");
+      blocks('echo x >> "$SP"/hermes_state.py');
+      for (const line of ['rm -rf "$OUT"/tools', 'rm -rf "$OUT"/gateway', 'cp -r "$SRC"/cli "$DEST"/']) passes(line);
+    });
+
+    it('reads a relative folder before the unknown from the known working directory', () => blocks('cat data/keys/$K', '/home/agent/project'));
+
+    it('asks, not blocks, for an unknown name in a Hermes home folder that holds no protected file', () =>
+      expect(verdicts('touch /srv/hermes-bot/skills/$X')).to.deep.equal(['ask']));
+
+    it('names nothing for an unknown below an ordinary folder, even one that holds a protected folder', () => {
+      for (const line of ['mkdir -p /home/agent/project/$DIR', 'cp a.txt ~/$DEST', 'rm -rf /tmp/$X', 'echo x > "/$X"']) passes(line);
+      passes('echo x > "$PWD/$name"', '/home/agent/project');
+      expect(named('/home/agent/project/$X')).to.equal(null);
+    });
+  });
+
   describe('brace sequences and globstar are patterns', () => {
     for (const line of [
       'rm -rf /srv/hermes-bot/plugin{r..t}',
