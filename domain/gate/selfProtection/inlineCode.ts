@@ -9,7 +9,7 @@ import { killWordsReachGuard, tollgateReadOnlySubcommands } from './controlComma
 import { codeReachesLoopbackPort, connectsSomewhere, literalPortUnknown, signalsEveryone } from './codeTargets.ts';
 import { namesLoopbackPort } from './loopbackHosts.ts';
 import { foldLiterals, isPlainRead, pythonStringLiterals, withoutPrintedLiterals } from './pythonCode.ts';
-import { hitInText } from './shellScope.ts';
+import { hitInText, hitOf } from './shellScope.ts';
 
 export type CodeFindingId = 'kill-guard' | 'hidden-command' | 'socket-client' | 'tollgate-control-command' | 'hermes-control' | 'read-secret' | 'write-protected-path';
 
@@ -58,15 +58,23 @@ const pathFinding = (hit: PathHit): CodeFinding | null =>
     : hit.kind === 'socket' || hit.kind === 'socket-dir' ? { id: 'socket-client', what: hit.what }
       : hit.kind === 'hermes-home' ? null : { id: 'write-protected-path', what: hit.what };
 
-/** Two literals with only blanks between them: awk and Python make them one string (`"plu" "gins"`, `'a' 'b'`). */
-const juxtaposedPair = /(?:'([^'\\\n]*)'|"([^"\\\n]*)")[ \t]+(?:'([^'\\\n]*)'|"([^"\\\n]*)")/;
-const mayJuxtapose = /["'][ \t]+["']/;
+/**
+ * Two literals with only blanks (or nothing) between them: awk and Python make them one string (`"plu" "gins"`,
+ * `'a''b'`). awk also glues a variable between two (`"rm -rf /x/" p "gins"`): read as an unknown part, `$_`.
+ */
+const juxtaposedPair = /(?:'([^'\\\n]*)'|"([^"\\\n]*)")[ \t]*(?:([A-Za-z_]\w*)[ \t]+)?(?:'([^'\\\n]*)'|"([^"\\\n]*)")/;
+const mayJuxtapose = /["'][ \t]*(?:[A-Za-z_]\w*[ \t]+)?["']|["'][ \t]+[A-Za-z_]\w*[ \t]*[),;}]|[(,][ \t]*[A-Za-z_]\w*[ \t]+["']/;
+/** awk's variable at either end of a call's argument: `system("rm -rf /x/" p)`, `system(d "/plugins")`. */
+const trailingName = /(?:'([^'\\\n]*)'|"([^"\\\n]*)")[ \t]+[A-Za-z_]\w*(?=[ \t]*[),;}])/;
+const leadingName = /([(,][ \t]*)[A-Za-z_]\w*[ \t]+(?:'([^'\\\n]*)'|"([^"\\\n]*)")/;
 
 /** The code with juxtaposed literals glued (a bounded number of rounds). */
 const gluedLiterals = (code: string): string => {
   let glued = code;
   for (let round = 0; round < 32; round++) {
-    const next = glued.replace(juxtaposedPair, (_m, a1?: string, a2?: string, b1?: string, b2?: string) => `"${a1 ?? a2 ?? ''}${b1 ?? b2 ?? ''}"`);
+    const next = glued.replace(juxtaposedPair, (_m, a1?: string, a2?: string, name?: string, b1?: string, b2?: string) => `"${a1 ?? a2 ?? ''}${name === undefined ? '' : '$_'}${b1 ?? b2 ?? ''}"`)
+      .replace(trailingName, (_m, a1?: string, a2?: string) => `"${a1 ?? a2 ?? ''}$_"`)
+      .replace(leadingName, (_m, open: string, b1?: string, b2?: string) => `${open}"$_${b1 ?? b2 ?? ''}"`);
     if (next === glued) return glued;
     glued = next;
   }
@@ -148,6 +156,16 @@ const killLineReachesGuard = (text: string, pid: number | null): boolean =>
     return killWordsReachGuard(words, pid);
   });
 
+/** The first word with an expansion and a folder in it that names a protected file (of a Hermes home, say) as a path would. */
+const unknownPartHit = (line: string, context: PathContext, index: ProtectionIndex): PathHit | null => {
+  for (const token of line.match(/[^\s'"(),;=[\]{}<>|&]+/g) ?? []) {
+    if (!token.includes('$') || !token.includes('/')) continue;
+    const hit = hitOf(token, context, index);
+    if (hit !== null && hit.kind !== 'hermes-home') return hit;
+  }
+  return null;
+};
+
 /** What a shell script's text would do that the floor stops (a textual reading: the script is not parsed). */
 export const shellTextFindings = (text: string, index: ProtectionIndex, context: PathContext): CodeFinding[] => {
   const findings: CodeFinding[] = [];
@@ -159,8 +177,10 @@ export const shellTextFindings = (text: string, index: ProtectionIndex, context:
   const port = index.facts.httpPort;
   if (port !== null && text.split(/[\s'"]+/).some((w) => namesLoopbackPort(w, port))) findings.push({ id: 'socket-client', what: `127.0.0.1:${port}` });
   for (const line of text.split('\n')) {
-    const hit = hitInText(line, context, index);
+    let hit = hitInText(line, context, index);
     if (hit === null) continue;
+    // `rm -rf /srv/h/$_gins` (an unknown part glued in): the home's mention hides that any file of it may be named.
+    if (hit.kind === 'hermes-home' && line.includes('$')) hit = unknownPartHit(line, context, index) ?? hit;
     if (hit.kind === 'secret' || hit.kind === 'socket' || hit.kind === 'socket-dir' || writingLine.test(line)) {
       const finding = pathFinding(hit);
       if (finding !== null) findings.push(finding);

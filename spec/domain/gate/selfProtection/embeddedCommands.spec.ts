@@ -67,6 +67,14 @@ describe('command text held by another program (options, config keys, variables,
         expect(exported("echo 'rm -rf ~/.hermes/plugins' > /tmp/e.sh; export BASH_ENV=/tmp/e.sh")).to.deep.equal(['script-would-disable-guard']));
       it('a file the line writes with ordinary text is allowed', () => expect(exported("echo 'set -o pipefail' > /tmp/e.sh; export BASH_ENV=/tmp/e.sh")).to.deep.equal([]));
       it('an empty value runs nothing', () => expect(exported('export BASH_ENV=')).to.deep.equal([]));
+      it('a git config file exported for every later git is read the same way; /dev/null holds nothing', () => {
+        expect(exported('export GIT_CONFIG_GLOBAL=/tmp/evil.cfg')).to.deep.equal(['hidden-command']);
+        expect(exported('export GIT_CONFIG_GLOBAL=/dev/null')).to.deep.equal([]);
+      });
+      it('a library preloaded into every later program is unknown code unless it is the system\'s own', () => {
+        expect(exported('export LD_PRELOAD=/tmp/evil.so')).to.deep.equal(['hidden-command']);
+        expect(exported('export LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2')).to.deep.equal([]);
+      });
       it('a one-off prefix for one shell is judged by the environment row, not here', () => expect(exported('BASH_ENV=~/.bashrc bash -c true')).to.deep.equal([]));
     });
     it('prefix assignments are read with their quoting; a wrapper label to the next assignment', () => {
