@@ -230,7 +230,8 @@ export const resolvePath = (word: string, context: PathContext): ResolvedPath | 
  * What follows the last unknown (a variable, a command's output, a `~` whose home is not known). The unknown may
  * be any text, '/' included, so whatever stood before it says nothing and the word is `anything · tail`; a tail
  * that starts inside a segment (`${X}plugins`, `plu$(true)gins`, `AGE${Q}NTS.md`) is that segment's end, a glob
- * `*plugins` in some folder. A word with nothing after its last unknown (`"$BUILD_DIR"`) is not judged by name.
+ * `*plugins` in some folder, when its literal pieces keep three characters besides an extension (`${f%.txt}.json`
+ * is every JSON file). A word with nothing after its last unknown (`"$BUILD_DIR"`) is not judged by name.
  */
 const fromUnresolved = (text: string): ResolvedPath | null => {
   // `$(echo ~/.hermes)/plugins`, `${X:-~/.hermes}/plugins`: the expansion is one unknown, whatever '/' it holds.
@@ -239,7 +240,9 @@ const fromUnresolved = (text: string): ResolvedPath | null => {
   segments.forEach((s, i) => { if (s.includes(unknownMark)) last = i; });
   const marked = last < 0 ? '' : segments[last]!;
   const partial = marked.slice(marked.lastIndexOf(unknownMark) + 1);
-  const head = partial !== '' && distinctiveLiteral(partial) ? `*${partial}` : '';
+  // `AGE${A}NT${B}S.md`: every literal piece after the first unknown, each unknown a `*` (`*NT*S.md`).
+  const glob = partial === '' ? '' : `*${marked.slice(marked.indexOf(unknownMark) + 1).split(unknownMark).join('*')}`;
+  const head = glob !== '' && (spellsEnough(glob) || dotNames.has(partial)) ? glob : '';
   const rest = relativeSegments(`${head}/${segments.slice(last + 1).join('/')}`);
   // What follows an unknown may lie in any folder: judged as a path whose directory was lost.
   return rest.length === 0 ? null : { absolute: null, relative: null, unresolved: rest, anywhere: rest };
@@ -541,16 +544,8 @@ const rulesFileGlob = (segment: string, index: ProtectionIndex): PathHit | null 
 const spellsEnough = (segment: string): boolean =>
   segment.replace(/\.[A-Za-z0-9]{1,5}$/, '').replace(/\[[^\]]*\]|\{[^{}]*\}|[*?]/g, '').length >= 3;
 
-/** Dot names a Hermes home protects whole: `${X}.env` may be one though a bare extension is not distinctive. */
+/** Dot names protected whole: `${X}.env` may be a Hermes home's `.env` though a bare extension is not distinctive. */
 const dotNames = new Set(['.env', '.claude', '.hermes', '.tollgate']);
-
-/**
- * Whether a literal run of a glob or of a word after an unknown says enough to name a protected file: three
- * characters besides a file extension (`GENTS.md`, `plugins`), or a protected dot name; `.md`, `.json`, `.log`
- * alone are every file of that type.
- */
-const distinctiveLiteral = (run: string): boolean =>
-  run.replace(/\.[A-Za-z0-9]{1,5}$/, '').length >= 3 || dotNames.has(run);
 
 /** One regular expression per segment (a segment without wildcards matches only itself); null for globstar's `**`. */
 type SegmentPattern = RegExp | null;

@@ -47,6 +47,8 @@ describe('path words with expansions the floor cannot resolve', () => {
       'rm -rf "$X"plugins',
       "rm -rf $X'plugins'",
       'rm -rf /srv/hermes-bot/plu$1gins',
+      'echo pwned > AGE${A}NT${B}S.md',
+      'rm -rf /srv/hermes-bot/p${A}lu${B}gins',
     ]) it(`blocks: ${line}`, () => blocks(line));
 
     it('keeps a quoted variable apart from the text joined after it (`"$D"SOUL.md` is `${D}SOUL.md`, not `$DSOUL.md`)', () => {
@@ -59,6 +61,8 @@ describe('path words with expansions the floor cannot resolve', () => {
       expect(resolvePath('/srv/hermes-bot/plu${Q}gins', unknownCwd)?.anywhere).to.deep.equal(['*gins']);
       expect(resolvePath('${X}plugins/tollgate/x.py', unknownCwd)?.anywhere).to.deep.equal(['*plugins', 'tollgate', 'x.py']);
       expect(named('AGE${Q}NTS.md')).to.deep.equal({ kind: 'rules-file', what: 'AGENTS.md' });
+      expect(resolvePath('AGE${A}NT${B}S.md', unknownCwd)?.anywhere).to.deep.equal(['*NT*S.md']);
+      expect(resolvePath('${A}-${B}.json', unknownCwd)?.anywhere ?? null).to.equal(null);
     });
 
     it('still does not judge a word that is only an expansion, with no literal text after it', () => {
