@@ -205,13 +205,20 @@ export class CommandExtractor {
         this.assign(node, scope);
         return undefined;
       case 'declaration_command':
-        this.visitChildren(node, scope, level);
-        this.declareAttributes(node, scope);
+      case 'unset_command': {
+        // `declare -n P=Q`, `declare -u P`, `readonly P`, `unset P`: read as the builtin run with these words.
+        const verb = scope.source.slice(node.startIndex, node.firstChild?.endIndex ?? node.startIndex);
+        const args = node.namedChildren.map((child) => this.declarationWord(child, scope));
+        const references = type === 'declaration_command' && args.some((arg) => /^-[a-zA-Z]*n/.test(arg));
+        this.declareBefore(verb, args);
+        for (const child of node.namedChildren) {
+          // A reference's assignment names a variable rather than giving one a value: only its substitutions run.
+          if (references && kindOf(child).type === 'variable_assignment') this.visitChildren(child, scope, level + 1);
+          else this.visit(child, scope, level + 1);
+        }
+        this.declareAfter(verb, args);
         return undefined;
-      case 'unset_command':
-        this.visitChildren(node, scope, level);
-        for (const name of namesIn(node.namedChildren.map((child) => wordValue(child, scope.source, this.state.lookup)))) this.state.untrack(name);
-        return undefined;
+      }
       case 'for_statement':
         this.loopVariable(node, scope);
         this.visitChildren(node, tail === noTail ? scope : withTail(scope, tail), level);
@@ -494,20 +501,45 @@ export class CommandExtractor {
     return this.straightLine ??= !branchingSyntax.test(this.line.replace(/\+?=\(/g, '='));
   }
 
+  /** A declaration's word as the builtin receives it (`P=value` with the value's quotes removed). */
+  private declarationWord(child: Node, scope: Scope): string {
+    if (kindOf(child).type !== 'variable_assignment') return wordValue(child, scope.source, this.state.lookup);
+    const name = child.childForFieldName('name');
+    const value = child.childForFieldName('value');
+    if (!name) return textOf(scope, child);
+    const head = scope.source.slice(child.startIndex, value ? value.startIndex : child.endIndex);
+    return head + (value ? wordValue(value, scope.source, this.state.lookup) : '');
+  }
+
   /**
-   * `declare -n P=Q` (a reference), `-u`/`-l`/`-c` (case changed on assignment), `-i` (arithmetic), `-A` (keys, not
-   * indexes): what the names hold is not the text assigned, so they are not followed from here on.
+   * What `declare`/`local`/`typeset`/`export`/`readonly` flags do before their assignments run: `-u`, `-l`, `-c`,
+   * `-i`, `-A` change what later assignments store; `-n` makes each name stand for another variable.
    */
-  private declareAttributes(node: Node, scope: Scope): void {
-    let changes = false;
-    for (const child of node.namedChildren) if (kindOf(child).type === 'word' && /^[-+][a-zA-Z]*[nulicA]/.test(textOf(scope, child))) changes = true;
-    if (!changes) return;
-    for (const child of node.namedChildren) {
-      const type = kindOf(child).type;
-      const name = type === 'variable_name' ? child : type === 'variable_assignment' ? child.childForFieldName('name') : null;
-      const variable = name && kindOf(name).type === 'subscript' ? name.namedChildren[0] : name;
-      if (variable) this.state.untrack(textOf(scope, variable));
+  private declareBefore(verb: string, args: readonly string[]): void {
+    if (verb === 'unset' || verb === 'readonly') return;
+    const flags = args.filter((arg) => /^[-+][a-zA-Z]/.test(arg)).join('');
+    const entries = declaredEntries(args);
+    if (/-[a-zA-Z]*[ulciA]/.test(flags)) for (const { name } of entries) this.state.transformsAssignments(name);
+    if (/-[a-zA-Z]*n/.test(flags)) {
+      for (const { name, value } of entries) {
+        // Without a value the name's own value is what it stands for; bash refuses one that is no variable name.
+        const target = value ?? this.state.lookup(name) ?? null;
+        if (target !== null && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(target) && value === undefined) continue;
+        this.state.refer(name, target !== null && /[$`]/.test(target) ? null : target);
+      }
+    } else if (/\+[a-zA-Z]*n/.test(flags)) for (const { name } of entries) this.state.untrack(name);
+  }
+
+  /** `readonly P`, `declare -r P`: later assignments fail; `unset P` empties P. */
+  private declareAfter(verb: string, args: readonly string[]): void {
+    if (verb === 'unset') {
+      const flags = args.filter((arg) => arg.startsWith('-')).join('');
+      if (flags.includes('f')) return;
+      for (const arg of args) if (!arg.startsWith('-')) { const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(arg)?.[0]; if (name !== undefined) this.state.unset(name, this.straight()); }
+      return;
     }
+    const flags = args.filter((arg) => /^-[a-zA-Z]/.test(arg)).join('');
+    if (verb === 'readonly' || flags.includes('r')) for (const { name } of declaredEntries(args)) this.state.makeReadonly(name);
   }
 
   /** `for NAME in a b c`: NAME may hold each of the listed words. */
@@ -557,8 +589,10 @@ export class CommandExtractor {
   private followEffects(command: SimpleCommand, scope: Scope, feed: Feed | undefined, index: number, level: number): void {
     const { program, args } = command;
     if (program === 'cd' || program === 'pushd') this.state.changeDirectory(command);
-    // `read P`, `printf -v P`, `mapfile a`, `unset P`, `let P=1`: values not followed; the old one is gone.
-    if (settingPrograms.has(program)) for (const name of namesIn(args)) this.state.untrack(name);
+    // `read P`, `printf -v P`, `mapfile a`, `let P=1`: values not followed; the old one is gone.
+    if (settingPrograms.has(program)) for (const name of assignedBy(program, args)) this.state.untrack(name);
+    // The same builtins reached through `command` / `builtin`, or named by a word the grammar did not take for them.
+    if (declaringPrograms.has(program)) { this.declareBefore(program, args); for (const { name, value } of declaredEntries(args)) if (value !== undefined && program !== 'unset') this.state.untrack(name); this.declareAfter(program, args); }
     this.state.recordWrites(command);
     const readsStdin = isShell(program) ? shellMode(args).kind === 'stdin' : (program === 'source' || program === '.') && stdinPaths.has(args[0] ?? '');
     if (feed && readsStdin) {
@@ -674,16 +708,53 @@ const exportedNames = (line: string): Map<string, 'export' | 'unset'> => {
 };
 
 /** Builtins that give variables named in their arguments a value the walk does not compute. */
-const settingPrograms = new Set(['read', 'mapfile', 'readarray', 'printf', 'getopts', 'unset', 'let', 'wait', 'local', 'declare', 'typeset', 'export', 'readonly']);
+const settingPrograms = new Set(['read', 'mapfile', 'readarray', 'printf', 'getopts', 'let', 'wait']);
+const declaringPrograms = new Set(['declare', 'typeset', 'local', 'export', 'readonly', 'unset']);
 
-/** Every argument that is, starts with or ends an option with a variable name (`P`, `P=1`, `-vP`, `-aP`). */
-const namesIn = (args: readonly string[]): string[] => {
-  const names: string[] = [];
+const variableName = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The NAME / NAME=value words of a declaration (a subscript `a[1]=x` counts as its array). */
+const declaredEntries = (args: readonly string[]): { name: string; value: string | undefined }[] => {
+  const entries: { name: string; value: string | undefined }[] = [];
   for (const arg of args) {
-    const name = /^-[a-zA-Z]*([A-Za-z_][A-Za-z0-9_]*)$/.exec(arg)?.[1] ?? /^[A-Za-z_][A-Za-z0-9_]*/.exec(arg)?.[0];
-    if (name !== undefined) names.push(name);
+    const match = /^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?(\+?=([\s\S]*))?$/.exec(arg);
+    if (match) entries.push({ name: match[1]!, value: match[3] === undefined ? undefined : match[4]! });
   }
-  return names;
+  return entries;
+};
+
+/**
+ * The options of a builtin before its operands: `valued` letters take a value (attached or next word), `naming`
+ * letters take a variable name. Returns the names given to `naming` options and the operands.
+ */
+const builtinWords = (args: readonly string[], valued: string, naming: string): { named: string[]; operands: string[] } => {
+  const named: string[] = [];
+  let i = 0;
+  for (; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') { i++; break; }
+    if (!/^-[a-zA-Z]/.test(arg)) break;
+    for (let k = 1; k < arg.length; k++) {
+      const letter = arg[k]!;
+      if (!valued.includes(letter) && !naming.includes(letter)) continue;
+      const value = k + 1 < arg.length ? arg.slice(k + 1) : args[++i] ?? '';
+      if (naming.includes(letter)) named.push(value);
+      break;
+    }
+  }
+  return { named, operands: args.slice(i) };
+};
+
+/** The variables `read`, `mapfile`, `printf -v`, `getopts`, `let` and `wait -p` assign. */
+const assignedBy = (program: string, args: readonly string[]): string[] => {
+  let names: string[];
+  if (program === 'read') { const { named, operands } = builtinWords(args, 'dinNptu', 'a'); names = [...named, ...operands, ...(operands.length === 0 && named.length === 0 ? ['REPLY'] : [])]; }
+  else if (program === 'mapfile' || program === 'readarray') names = [builtinWords(args, 'dnOsuCc', '').operands[0] ?? 'MAPFILE'];
+  else if (program === 'printf') names = builtinWords(args, '', 'v').named;
+  else if (program === 'getopts') names = [args[1] ?? '', 'OPTARG', 'OPTIND'];
+  else if (program === 'wait') names = builtinWords(args, '', 'p').named;
+  else names = args.flatMap((arg) => [...arg.matchAll(/([A-Za-z_][A-Za-z0-9_]*)\s*(?:(?:[-+*/%&|^]|<<|>>)?=(?!=)|\+\+|--)|(?:\+\+|--)\s*([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1] ?? m[2]!));
+  return names.filter((name) => variableName.test(name));
 };
 
 /** Syntax that makes a line branch, loop, fork or group (array openers `=(` are taken out before the test). */

@@ -29,21 +29,65 @@ export class LineState {
    * has a scalar value or an unknown one has no known elements.
    */
   private readonly arrays = new Map<string, string[] | null>();
+  /** Names also assigned something this reading cannot know (`D=$(mktemp -d)`): they have no one value. */
+  private readonly unknowns = new Set<string>();
+  /** `declare -n P=Q`: P stands for Q (null: for a variable not known). */
+  private readonly references = new Map<string, string | null>();
+  /** Names whose later assignments store something else than the text (`-u`, `-l`, `-c`, `-i`, `-A`). */
+  private readonly transformed = new Set<string>();
+  /** Read-only names: a later assignment or unset fails and leaves the value as it was. */
+  private readonly readonlyNames = new Set<string>();
+  /** A reference to a variable not known was assigned through: any variable may have changed. */
+  private confused = false;
 
   /** The value of a variable when exactly one is known (an array's first element); also answers for arrays. */
   readonly lookup: ParameterValues = Object.assign(
     (name: string): string | undefined => {
-      if (this.arrays.has(name)) { const elements = this.elementsOf(name); return elements === undefined ? undefined : elements[0] ?? ''; }
-      const values = this.variables.get(name);
-      return values?.size === 1 && !this.unknowns.has(name) ? values.values().next().value : undefined;
+      const target = this.target(name);
+      if (target === undefined) return undefined;
+      if (this.arrays.has(target)) { const elements = this.elementsOf(target); return elements === undefined ? undefined : elements[0] ?? ''; }
+      const values = this.variables.get(target);
+      return values?.size === 1 && !this.unknowns.has(target) ? values.values().next().value : undefined;
     },
-    { elements: (name: string) => this.elementsOf(name), defaultIfs: () => !this.variables.has('IFS') && !this.unknowns.has('IFS') && !this.arrays.has('IFS') },
+    {
+      elements: (name: string) => this.elementsOf(name),
+      defaultIfs: () => !this.variables.has('IFS') && !this.unknowns.has('IFS') && !this.arrays.has('IFS') && !this.confused && !this.references.has('IFS'),
+      isReference: (name: string) => this.references.has(name),
+    },
   );
+
+  /** The variable a name stands for (itself, or what a reference points to); undefined when not known. */
+  private target(name: string): string | undefined {
+    if (this.confused) return undefined;
+    let current = name;
+    for (let hops = 0; this.references.has(current); hops++) {
+      const next = this.references.get(current);
+      if (next === null || next === undefined || hops >= 8) return undefined;
+      current = next;
+    }
+    return current;
+  }
+
+  /** The variable an assignment to `name` changes, or undefined after noting that any variable may have. */
+  private assigned(name: string): string | undefined {
+    const target = this.target(name);
+    if (target === undefined) this.confused = true;
+    return target;
+  }
 
   /** The elements of an indexed array when every one is known. */
   elementsOf(name: string): readonly string[] | undefined {
-    const elements = this.arrays.get(name);
-    return elements && !this.variables.has(name) && !this.unknowns.has(name) ? elements : undefined;
+    const target = this.target(name);
+    const elements = target === undefined ? undefined : this.arrays.get(target);
+    return elements && !this.variables.has(target!) && !this.unknowns.has(target!) ? elements : undefined;
+  }
+
+  /** Whether an assignment is followed as written: not through an attribute that changes it, nor to a read-only name. */
+  private plain(name: string, sequential: boolean): boolean {
+    if (this.transformed.has(name)) { this.untrack(name); return false; }
+    // A read-only name keeps its value: on a straight line the assignment just fails; elsewhere it may not have run.
+    if (this.readonlyNames.has(name)) { if (!sequential) this.untrack(name); return false; }
+    return true;
   }
 
   /**
@@ -51,61 +95,100 @@ export class LineState {
    * earlier one; elsewhere either may be the one left, and the elements are then unknown.
    */
   assignArray(name: string, elements: string[] | null, sequential: boolean): void {
-    const known = !this.arrays.has(name) || sequential;
-    this.arrays.set(name, known && elements !== null && elements.length <= maxElements ? elements : null);
+    const target = this.assigned(name);
+    if (target === undefined || !this.plain(target, sequential)) return;
+    const known = !this.arrays.has(target) || sequential;
+    this.arrays.set(target, known && elements !== null && elements.length <= maxElements ? elements : null);
   }
 
   /** `a+=(...)`: followed only for an array whose elements are known, on a straight line. */
   appendArray(name: string, elements: string[] | null, sequential: boolean): void {
-    const before = this.elementsOf(name);
+    const target = this.assigned(name);
+    if (target === undefined || !this.plain(target, sequential)) return;
+    const before = this.elementsOf(target);
     const after = sequential && before && elements ? [...before, ...elements] : null;
-    this.arrays.set(name, after && after.length <= maxElements ? after : null);
-    if (!before) this.unknowns.add(name);
+    this.arrays.set(target, after && after.length <= maxElements ? after : null);
+    if (!before) this.unknowns.add(target);
   }
 
   /** `a[i]=v`: followed for a known array, a plain index up to its end, on a straight line. */
   setElement(name: string, index: string, value: string | null, sequential: boolean): void {
-    const before = this.elementsOf(name);
+    const target = this.assigned(name);
+    if (target === undefined || !this.plain(target, sequential)) return;
+    // A scalar with one known value is an array of that one element (`P=x; P[1]=y`).
+    const scalar = this.arrays.has(target) ? undefined : this.lookup(target);
+    const before = scalar === undefined ? this.elementsOf(target) : [scalar];
     const at = /^(?:0|[1-9][0-9]{0,3})$/.test(index) ? Number(index) : -1;
     if (!sequential || !before || value === null || at < 0 || at > before.length || at >= maxElements) {
-      this.arrays.set(name, null);
-      this.unknowns.add(name);
+      this.untrack(target);
       return;
     }
     const after = [...before];
     after[at] = value;
-    this.arrays.set(name, after);
+    this.variables.delete(target);
+    this.arrays.set(target, after);
   }
 
   /** `P+=x`: the known value grows on a straight line; elsewhere both values stay possible. */
   appendScalar(name: string, text: string | null, sequential: boolean): void {
-    const before = this.arrays.has(name) ? undefined : this.lookup(name);
-    if (before === undefined || text === null) { this.assignedUnknown(name); return; }
-    if (sequential) this.variables.set(name, new Set([before + text]));
-    else this.remember(name, before + text);
+    const target = this.assigned(name);
+    if (target === undefined || !this.plain(target, sequential)) return;
+    const before = this.arrays.has(target) ? undefined : this.lookup(target);
+    if (before === undefined || text === null) { this.untrack(target); return; }
+    if (sequential) this.variables.set(target, new Set([before + text]));
+    else this.remember(target, before + text);
   }
 
-  /** Names also assigned something this reading cannot know (`D=$(mktemp -d)`): they have no one value. */
-  private readonly unknowns = new Set<string>();
-
   assignedUnknown(name: string): void {
-    this.unknowns.add(name);
+    const target = this.assigned(name);
+    if (target !== undefined && !this.readonlyNames.has(target)) this.unknowns.add(target);
   }
 
   /** The name's value (scalar or array) is not followed from here on. */
   untrack(name: string): void {
-    this.unknowns.add(name);
-    if (this.arrays.has(name)) this.arrays.set(name, null);
+    const target = this.assigned(name);
+    if (target === undefined) return;
+    this.unknowns.add(target);
+    if (this.arrays.has(target)) this.arrays.set(target, null);
+  }
+
+  /** `unset P`: on a straight line P is then empty; a read-only P stays as it was. */
+  unset(name: string, sequential: boolean): void {
+    const target = this.assigned(name);
+    if (target === undefined || !this.plain(target, sequential)) return;
+    if (!sequential || this.arrays.has(target)) { this.untrack(target); return; }
+    this.variables.set(target, new Set(['']));
+    this.unknowns.delete(target);
+  }
+
+  /** `declare -u P` and the like: later assignments to P are not the text they assign. */
+  transformsAssignments(name: string): void {
+    this.transformed.add(name);
+  }
+
+  /** `readonly P`, `declare -r P`. */
+  makeReadonly(name: string): void {
+    this.readonlyNames.add(name);
+  }
+
+  /** `declare -n P=Q`: P stands for Q from here on (null: for a variable not known). */
+  refer(name: string, target: string | null): void {
+    this.references.set(name, target !== null && target !== name && /^[A-Za-z_][A-Za-z0-9_]*$/.test(target) ? target : null);
   }
 
   valuesOf(name: string): readonly string[] {
-    return [...(this.variables.get(name) ?? [])];
+    const target = this.target(name);
+    return target === undefined ? [] : [...(this.variables.get(target) ?? [])];
   }
 
   remember(name: string, value: string): void {
-    const values = this.variables.get(name) ?? new Set<string>();
+    const target = this.assigned(name);
+    if (target === undefined) return;
+    // Every value stays possible (a branch may pick either), so an ignored read-only assignment still counts here.
+    if (this.transformed.has(target)) { this.untrack(target); return; }
+    const values = this.variables.get(target) ?? new Set<string>();
     if (values.size < maxValues) values.add(value);
-    this.variables.set(name, values);
+    this.variables.set(target, values);
   }
 
   /** Files the command writes with content known from its words: `echo ... > f`, `cat > f <<EOF`, `tee f`. */

@@ -12,6 +12,8 @@ export interface ParameterValues {
   (name: string): string | undefined;
   readonly elements?: (name: string) => readonly string[] | undefined;
   readonly defaultIfs?: () => boolean;
+  /** Whether the name is a reference (`declare -n`): `${!P}` is then the name it stands for, not followed. */
+  readonly isReference?: (name: string) => boolean;
 }
 
 /** The result: one value, or the list that `[@]` / `[*]` expand to. */
@@ -74,7 +76,7 @@ const length = (rest: string, values: ParameterValues): Expanded | undefined => 
 /** `${!X}`: the variable X names; `${!X*}`, `${!a[@]}` (names, keys) are not followed. */
 const indirect = (rest: string, values: ParameterValues): Expanded | undefined => {
   const ref = reference.exec(rest);
-  if (ref === null || ref[2] === '@' || ref[2] === '*') return undefined;
+  if (ref === null || ref[2] === '@' || ref[2] === '*' || values.isReference?.(ref[1]!) !== false) return undefined;
   const op = rest.slice(ref[0].length);
   if (op === '*' || op === '@') return undefined;
   const pointer = resolve(ref, values);

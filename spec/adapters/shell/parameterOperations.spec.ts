@@ -65,6 +65,7 @@ describe('shell parameter operations on values known on the line', () => {
   it('follows a+=(...), a[i]=v and P+=x on a line that runs straight', () => {
     expectRow(9);
     expectRow(10);
+    expect(printed('P=/tmp/x; P[0]=/tmp/c; Q=/tmp/q; Q[1]=r', '$P "${Q[@]}"')).to.equal('</tmp/c></tmp/q><r>');
   });
 
   it('reads a scalar as an array of one (${P[0]}, ${P[@]}), and bracket sets with classes and digit ranges', () => {
@@ -125,10 +126,35 @@ describe('shell parameter operations on values known on the line', () => {
     expect(printed('IFS=:; a=(x y)', '"${a[*]}"')).to.equal('<${a[*]}>');
   });
 
-  it('forgets a value that read, printf -v, mapfile, unset or let gives, and names declared -n, -u, -l, -i or -A', () => {
-    for (const setter of ['read -r P', 'printf -v P %s x', 'mapfile -t P', 'unset P', 'let P=1', 'declare -n P=Q', 'declare -u P', 'local -l P=ab', 'typeset -i P', 'declare -A P'])
-      expect(printed(`P=/tmp/x; ${setter}; P=/tmp/y`, '$P ${P%y} ${P[0]}'), setter).to.equal('<$P><${P%y}><${P[0]}>');
-    expect(printed('P=/tmp/x; unset Q', '$P')).to.equal('</tmp/x>');
+  it('forgets a value that read, printf -v, mapfile, getopts or let gives, and only the names they assign', () => {
+    for (const setter of ['read -r P', 'read -ra P', 'printf -v P %s x', 'mapfile -t P', 'readarray P', 'getopts ab P', 'let P=1', 'let P++', 'command read P'])
+      expect(printed(`P=/tmp/x; ${setter}`, '$P ${P%y} ${P[0]}'), setter).to.equal('<$P><${P%y}><${P[0]}>');
+    for (const other of ['read -r -p P Q', 'printf P', 'let Q=P+1', 'unset Q', 'unset -f P', 'mapfile -t Q', 'declare -n P'])
+      expect(printed(`P=/tmp/x; ${other}`, '$P'), other).to.equal('</tmp/x>');
+  });
+
+  it('empties a variable that unset removes on a straight line, and keeps a read-only one as it was', () => {
+    expect(printed('P=/tmp/x; unset P', 'x${P}x')).to.equal('<xx>');
+    expect(printed('P=/tmp/x; true && unset P', '$P')).to.equal('<$P>');
+    expect(printed('readonly P=/tmp/x; P+=y; unset P', '$P')).to.equal('</tmp/x>');
+    expect(printed('P=/tmp/x; declare -r P; a=(x); readonly a; a+=(y)', '$P "${a[@]}"')).to.equal('</tmp/x><x>');
+  });
+
+  it('keeps a value declared -u, -l, -c, -i or -A as it is, and forgets what later assignments store', () => {
+    for (const flag of ['-u', '-l', '-c', '-i', '-A', '-gu']) {
+      expect(printed(`P=/tmp/x; declare ${flag} P`, '$P'), flag).to.equal('</tmp/x>');
+      expect(printed(`declare ${flag} P; P=/tmp/y`, '$P'), flag).to.equal('<$P>');
+      expect(printed(`local ${flag} P=/tmp/y`, '$P'), flag).to.equal('<$P>');
+    }
+  });
+
+  it('follows a reference (declare -n P=Q) to the variable it stands for, in reads and assignments', () => {
+    expect(printed('declare -n P=Q; Q=/tmp/q', '$P ${P%q} ${!P}')).to.equal('</tmp/q></tmp/><${!P}>');
+    expect(printed('Q=/tmp/q; declare -n P=Q; P=/tmp/p', '$Q')).to.equal('<$Q>');
+    expect(printed('R=Q; Q=/tmp/q; declare -n P=$R', '$P $Q')).to.equal('</tmp/q></tmp/q>');
+    expect(printed('Q=/tmp/q; declare -n P=$X', '$P $Q')).to.equal('<$P></tmp/q>');
+    expect(printed('declare -n P=$(echo Q); P=/tmp/p; Q=/tmp/q', '$Q')).to.equal('<$Q>');
+    expect(analyze('declare -n P=$(rm -rf x)').commands.map((c) => c.program)).to.deep.equal(['rm']);
   });
 
   it('gives up on a pathological pattern instead of running long', () => {
