@@ -105,7 +105,7 @@ const gitDashC = (command: SimpleCommand, line?: LineText): Embedded[] => {
   // `--config-env=core.pager=VAR`: the value is in a variable the floor does not read here.
   for (const pair of optionValues(command.args.slice(0, start), gitGlobal, '', ['config-env'])) {
     const key = pair.split('=')[0] ?? '';
-    if (isGitCommandKey(key)) out.push({ where: `git --config-env ${key}`, text: null });
+    if (isGitCommandKey(key) || key.toLowerCase() === 'core.hookspath' || isGitIncludeKey(key)) out.push({ where: `git --config-env ${key}`, text: null });
   }
   return out;
 };
@@ -329,6 +329,11 @@ const makeInputs = (command: SimpleCommand, line: LineText): Embedded[] => {
 const commandVariables = /^(?:GIT_(?:PAGER|EDITOR|SEQUENCE_EDITOR|SSH_COMMAND|SSH|ASKPASS|EXTERNAL_DIFF|CONFIG_PARAMETERS|CONFIG_VALUE_\d+|PROXY_COMMAND)|SSH_ASKPASS|(?:MAN|SYSTEMD_|GH_|PSQL_|BAT_|DELTA_)?PAGER|GH_EDITOR|EDITOR|VISUAL|SUDO_EDITOR|FCEDIT|SVN_EDITOR|HGEDITOR|LESSOPEN|LESSCLOSE|LESS|PROMPT_COMMAND|PS[0-4]|BASH_FUNC_.+|RSYNC_RSH|RSYNC_CONNECT_PROG|TAR_OPTIONS|MAKEFLAGS|BROWSER)$/;
 /** Variables naming a file the shell reads first: judged by the file when the line wrote it. */
 const startupFileVariables = /^(?:BASH_ENV|ENV|PYTHONSTARTUP)$/;
+/**
+ * The shell's own startup files (and /dev/null): a write to them is judged as a script wherever it comes from
+ * (scriptLanguage knows their names), so naming one for BASH_ENV runs nothing the floor has not read.
+ */
+const ownStartupFile = /^(?:|\/dev\/null|(?:~|\$HOME|\$\{HOME\}|\/home\/[^/]+|\/root)\/\.(?:bashrc|bash_profile|profile|zshrc|zshenv))$/;
 
 /** Variables naming a git config file every git started reads (its keys may run commands). */
 export const gitConfigFileVariables = /^(?:GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG)$/;
@@ -348,7 +353,11 @@ const environment = (command: SimpleCommand, line: LineText): Embedded[] => {
     if (commandVariables.test(name)) return [{ where: name, text: value }];
     if (gitConfigFileVariables.test(name)) return gitConfigFile(name, value, line);
     if (preloadVariables.test(name)) return foreignLibraries(value) ? [{ where: name, text: null }] : [];
-    return startupFileVariables.test(name) && line.written.has(value) ? [{ where: name, text: line.written.get(value)! }] : [];
+    if (!startupFileVariables.test(name)) return [];
+    const text = line.written.get(value);
+    if (text !== undefined) return [{ where: name, text }];
+    // A file from an earlier call, never read here: BASH_ENV and ENV run it before the shell's own command (red team 4, m12).
+    return name !== 'PYTHONSTARTUP' && !ownStartupFile.test(value) ? [{ where: name, text: null }] : [];
   });
 };
 
@@ -468,7 +477,7 @@ export const embeddedSources: readonly EmbeddedSource[] = [
       // Hooks from a folder outside the work tree: scripts the floor never read (red team 4, e34).
       'git -c core.hooksPath=/tmp/h commit -m x', 'git -c core.hooksPath=../../tmp/h commit -m x', 'git -c core.hookspath=$HOME/h commit -m x',
       // A config file included from elsewhere may set any of those keys.
-      'git -c include.path=/tmp/evil.cfg status', "printf '[core]\\n\\tfsmonitor = rm -rf ~/.hermes/plugins\\n' > /tmp/c; git -c include.path=/tmp/c status"],
+      'git -c include.path=/tmp/evil.cfg status', 'git --config-env=core.hooksPath=H commit -m x', "printf '[core]\\n\\tfsmonitor = rm -rf ~/.hermes/plugins\\n' > /tmp/c; git -c include.path=/tmp/c status"],
     allows: ['git -c user.name=x commit -m y', "git -c core.pager='less -R' log", 'git -c core.pager=cat log --oneline', 'git commit -c HEAD', "git -c alias.l='log --oneline' l",
       'git -c core.hooksPath=.githooks commit -m x', 'git -c core.hooksPath=.husky/_ commit -m x', 'git -c include.path=/dev/null status',
       "printf '[user]\\n\\tname = x\\n' > /tmp/c; git -c include.path=/tmp/c status"],
@@ -629,10 +638,10 @@ export const embeddedSources: readonly EmbeddedSource[] = [
       "PS4='$(rm -rf ~/.hermes/plugins)' bash -xc true", "A=1 VISUAL='rm -rf ~/.hermes/plugins' git commit",
       // Red team 4: git's hooks folder or config file named by variables, a library preloaded into the program.
       'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=/tmp/h git commit -m x', "GIT_CONFIG_PARAMETERS=\"'core.hooksPath'='/tmp/h'\" git commit -m x",
-      'GIT_CONFIG_GLOBAL=/tmp/evil.cfg git status', 'LD_PRELOAD=/tmp/evil.so ls'],
+      'GIT_CONFIG_GLOBAL=/tmp/evil.cfg git status', 'LD_PRELOAD=/tmp/evil.so ls', 'BASH_ENV=/tmp/evil.sh bash -c true', 'env ENV=/tmp/e sh -i'],
     allows: ["PROMPT_COMMAND='history -a' bash -i", 'EDITOR=vim git commit', 'PAGER=less man ls', 'GIT_PAGER=cat git log', 'BASH_ENV=~/.bashrc bash -c true', 'NODE_ENV=production npm start',
       'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=.githooks git commit -m x', 'GIT_CONFIG_GLOBAL=/dev/null git status',
-      'LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2 node app.js'],
+      'LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2 node app.js', 'BASH_ENV=$HOME/.bashrc bash -c true', 'BASH_ENV=/dev/null bash script.sh', 'PYTHONSTARTUP=/tmp/s.py python3 -c 1'],
   },
 ];
 
@@ -734,7 +743,7 @@ export const exportedCommandFindings = (analysis: ShellAnalysis, scope: LineScop
       continue;
     }
     if (startupFileVariables.test(name) || gitConfigFileVariables.test(name)) {
-      if (value === '' || value === '/dev/null') continue;
+      if (value !== null && (value === '/dev/null' || (startupFileVariables.test(name) && ownStartupFile.test(value)))) continue;
       written ??= writtenBefore(analysis, null);
       const text = value === null ? undefined : written.get(value);
       if (text === undefined) { out.push({ id: 'hidden-command', what: `exported ${name}: a startup file the floor cannot read` }); continue; }

@@ -102,7 +102,17 @@ const programOperands = (command: SimpleCommand): Operands => {
     case 'tollgate': return isTollgateControl(command) ? writeAll(words) : { ...none, reads: words };
     case 'cp': case 'install': case 'rsync': case 'scp': case 'ln': return copyOperands(command, words);
     // `bindfs SRC DIR`, `mount --bind SRC DIR`: SRC is reachable under DIR from then on, like a link to it.
-    case 'bindfs': case 'mount': return bindOperands(command, words);
+    case 'bindfs': case 'mount': case 'fuse-overlayfs': case 'mergerfs': case 'unionfs': return bindOperands(command, words);
+    // `bwrap --bind SRC DST cmd`: the command it runs reaches SRC under DST (the inner command is only words here).
+    case 'bwrap': {
+      const sources = args.flatMap((a, i) => /^--(?:ro-|dev-)?bind(?:-try)?$/.test(a) && args[i + 1] !== undefined ? [args[i + 1]!] : []);
+      return sources.length === 0 ? writeAll(words) : { ...writeAll(words), linkTargets: sources, treeReads: sources };
+    }
+    // socat's file addresses (`OPEN:path,creat`, `GOPEN:`, `CREATE:`, `PIPE:`, `UNIX-LISTEN:`) and `link=` options name files it writes.
+    case 'socat': {
+      const paths = args.flatMap((a) => socatPaths(a));
+      return paths.length === 0 ? writeAll(words) : { ...writeAll([...words, ...paths]) };
+    }
     // Every word of mv is written: its sources are removed from where they were.
     case 'mv': return { ...copyOperands(command, words), writes: words, trees: parseOptions(args, copyGrammar).operands };
     case 'rm': case 'rmdir': case 'shred': case 'unlink':
@@ -291,11 +301,12 @@ const gitOutputs = (sub: string | undefined, rest: readonly string[]): { files: 
     const arg = rest[i]!;
     if (arg === '--') break;
     if (arg.startsWith('--output=')) { if (sub === 'format-patch') dirs.push(arg.slice(9)); else files.push(arg.slice(9)); continue; }
-    if (arg.startsWith('--output-directory=')) { dirs.push(arg.slice(19)); continue; }
+    // git takes an unambiguous abbreviation: `--output-dir=D` is --output-directory.
+    if (arg.startsWith('--output-d') && arg.includes('=')) { dirs.push(arg.slice(arg.indexOf('=') + 1)); continue; }
     const next = rest[i + 1];
     if (next === undefined) continue;
     if (arg === '--output') { (sub === 'format-patch' ? dirs : files).push(next); i++; }
-    else if (arg === '--output-directory' || (arg === '-o' && sub === 'format-patch')) { dirs.push(next); i++; }
+    else if (/^--output-d[a-z-]*$/.test(arg) || (arg === '-o' && sub === 'format-patch')) { dirs.push(next); i++; }
     else if (arg === '-o' && sub === 'archive') { files.push(next); i++; }
     else if (/^-o./.test(arg) && (sub === 'format-patch' || sub === 'archive')) (sub === 'archive' ? files : dirs).push(arg.slice(2));
   }
@@ -362,15 +373,29 @@ const rsyncBaseDirs = (args: readonly string[], destination: string | null): str
   return out;
 };
 
+const socatFileAddress = /^(?:open|gopen|create|creat|pipe|unix-listen|unix-recvfrom|unix-recv|unix-sendto|unix-connect|unix-client|unix|local|pty|file):/i;
+/** The paths inside one socat address: after a file address's keyword, and in `link=`, `path=` style options. */
+const socatPaths = (address: string): string[] => {
+  if (!address.includes(':') && !address.includes('=')) return [];
+  const out: string[] = [];
+  const keyword = socatFileAddress.exec(address);
+  if (keyword !== null) out.push(address.slice(keyword[0].length).split(',')[0]!);
+  for (const m of address.matchAll(/,(?:link|symbolic-link|path|tmp|lockfile|waitlock|chroot|chroot-early)=([^,]+)/gi)) out.push(m[1]!);
+  return out.filter((p) => p !== '');
+};
+
 const mountGrammar = { shortWithValue: 'otOTLUN', longWithValue: ['options', 'types', 'test-opts', 'label', 'uuid', 'source', 'target', 'namespace'] };
 /** bindfs: SRC DIR. mount: only a bind (`--bind`, `--rbind`, `-B`, `-R`, `-o bind`) makes SRC a second name; either way DIR is written. */
 const bindOperands = (command: SimpleCommand, words: readonly string[]): Operands => {
   const options = parseOptions(command.args, command.program === 'bindfs' ? { shortWithValue: 'oupgm', longWithValue: ['perms', 'mirror', 'mirror-only', 'map', 'force-user', 'force-group'] } : mountGrammar);
   const source = options.operands.length >= 2 ? options.operands[0]! : null;
   const opts = options.short.get('o') ?? options.long.get('options');
-  const binds = command.program === 'bindfs' || options.short.has('B') || options.short.has('R') || options.long.has('bind') || options.long.has('rbind')
+  const binds = command.program !== 'mount' || options.short.has('B') || options.short.has('R') || options.long.has('bind') || options.long.has('rbind')
     || (typeof opts === 'string' && /(?:^|,)r?bind(?:,|$)/.test(opts));
-  return binds && source !== null ? { ...writeAll(words), linkTargets: [source], treeReads: [source] } : writeAll(words);
+  // An overlay's layers (`-o lowerdir=A:B,upperdir=C`) show their files under the mount point; upperdir takes its writes.
+  const layers = typeof opts === 'string' && /dir=/.test(opts) ? [...opts.matchAll(/(?:lowerdir|upperdir|workdir)=([^,]+)/g)].flatMap((m) => m[1]!.split(':')) : [];
+  const sources = [...(binds && source !== null ? [source] : []), ...layers];
+  return sources.length > 0 ? { ...writeAll(words), linkTargets: sources, treeReads: sources } : writeAll(words);
 };
 
 /** Secret files' names as they are on disk, for judging a find's name filters (`find . -name '*.key' | xargs cat`). */
@@ -394,8 +419,9 @@ export const findListedFolders = (find: SimpleCommand): { readonly folders: read
     const pattern = args[++i];
     if (pattern === undefined) return { folders: starts, namedLikeSecrets: false };
     filtered = true;
-    const path = arg.includes('path') || arg.includes('wholename');
-    if (secretSampleNames.some((name) => globMatchesName(pattern, path ? `/x/keys/${name}` : name, arg.startsWith('-i')))) return { folders: starts, namedLikeSecrets: true };
+    // A whole-path pattern depends on where the keys lie below each start: kept (fail closed).
+    if (arg.includes('path') || arg.includes('wholename')) return { folders: starts, namedLikeSecrets: true };
+    if (secretSampleNames.some((name) => globMatchesName(pattern, name, arg.startsWith('-i')))) return { folders: starts, namedLikeSecrets: true };
   }
   return { folders: filtered ? [] : starts, namedLikeSecrets: false };
 };

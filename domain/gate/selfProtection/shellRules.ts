@@ -206,8 +206,9 @@ const readsSecret = (command: SimpleCommand, scope: LineScope): string | null =>
     const found = hitInText(text, context, scope.index);
     if (found?.kind === 'secret') return describe(found);
   }
-  // `find DIR -name '*.key' | xargs cat`: the reader reads the files the find lists, inside its start folders.
-  if (command.pipedFrom.length > 0 && command.via.length > 0 && command.via[0]!.startsWith('xargs') && command.pipedFrom.includes('find') && !metadataOnly.has(command.program)) {
+  // `find DIR -name '*.key' | xargs cat`, `find … | cpio -o`: the reader reads the files the find lists, inside its start folders.
+  if (command.pipedFrom.length > 0 && command.pipedFrom.includes('find') && !metadataOnly.has(command.program)
+    && (listReaders.has(command.program) || command.via.some((v) => v.startsWith('xargs')))) {
     for (const find of scope.analysis.commands) {
       if (find.program !== 'find' || find === command) continue;
       const listed = findListedFolders(find);
@@ -226,6 +227,8 @@ const readsSecret = (command: SimpleCommand, scope: LineScope): string | null =>
 /** Programs that print names, sizes or counts of what they are given, never the contents. */
 const metadataOnly: ReadonlySet<string> = new Set(['ls', 'stat', 'du', 'file', 'wc', 'basename', 'dirname', 'realpath', 'readlink', 'echo', 'printf', 'test', 'touch']);
 const copiers: ReadonlySet<string> = new Set(['cp', 'rsync', 'scp']);
+/** Programs that read the files named on their standard input (`cpio -o`, `tar -T -`, `zip -@`, `rsync --files-from=-`). */
+const listReaders: ReadonlySet<string> = new Set(['cpio', 'tar', 'zip', 'rsync', 'pax', 'afio']);
 
 /**
  * `cp -r .tollgate /tmp/tg && cat /tmp/tg/keys/k` (red team 4, h18): a read below a copy made earlier on the line
@@ -242,11 +245,12 @@ const readsThroughLineCopy = (operands: Operands, command: SimpleCommand, scope:
     if (reads.length === 0) return null;
     const context = contextOf(scope, command);
     const made = operandsOf(maker);
-    const landing = made.landings?.[0];
+    // Where the copy lands: DST (or DST/name), or the folder a source's contents are poured into (`rsync -a SRC/ DST/`).
+    const into = made.landings?.[0]?.dir ?? made.fills?.[0];
     const copied = made.treeReads ?? [];
-    if (landing === undefined || copied.length === 0) continue;
+    if (into === undefined || copied.length === 0) continue;
     const makerContext = contextOf(scope, maker);
-    const dir = resolvePath(landing.dir, makerContext)?.absolute;
+    const dir = resolvePath(into, makerContext)?.absolute;
     if (dir == null) continue;
     for (const word of reads) {
       const read = resolvePath(word, context)?.absolute;
@@ -340,6 +344,7 @@ export const protectionRules: readonly ProtectionRule[] = [
       "find /home/agent/project -name '*.key' | xargs cat", "find . -name '*.key' | xargs cat", 'find /home/agent/project -type f | xargs grep -h TODO',
       "find ~/project/data -iname 'PAYLOAD*' -print0 | xargs -0 base64", 'cp -r /home/agent/project/data /tmp/tg && cat /tmp/tg/keys/payload-hmac.key',
       'mkdir -p /tmp/b && cp -r /home/agent/project/data /tmp/b/ && xxd /tmp/b/data/http-token', 'rsync -a --copy-dest=/home/agent/project/data src/ /tmp/out/',
+      "find /home/agent/project -name '*.key' | cpio -o > /tmp/k.cpio", "find /home/agent/project -path '*/src/*' | xargs cat", 'bwrap --ro-bind /home/agent/project/data /d cat /d/keys/k',
     ],
     allows: ['echo "$(<notes.txt)"', 'cat < input.txt', 'exec 3<&0', 'cpio -o <<< notes.txt > /tmp/n.cpio',
       'cat README.md', 'ls data/', 'ls -la /home/agent/project/data', 'cat ~/.ssh/id_rsa.pub', 'curl -f -o out.json https://example.com/x.json',
@@ -348,7 +353,8 @@ export const protectionRules: readonly ProtectionRule[] = [
       'grep -rl TODO /home/agent/project', 'rg --files /home/agent/project', 'rg -c TODO /home/agent/project',
       // A find whose name filter no key file matches, or whose files are only listed (ls) or counted (wc).
       "find . -name '*.md' | xargs cat", "find /home/agent/project -name '*.ts' | xargs grep TODO", "find /home/agent/project -name '*.key' | xargs ls -l",
-      'find /home/agent/project/src -type f | xargs wc -l', 'cp -r /home/agent/project/docs /tmp/d && cat /tmp/d/README.md'],
+      'find /home/agent/project/src -type f | xargs wc -l', 'cp -r /home/agent/project/docs /tmp/d && cat /tmp/d/README.md', "find /tmp/x -path '*/src/*' | xargs cat",
+      "find /home/agent/project -name '*.ts' | cpio -o > /tmp/src.cpio"],
   },
   {
     id: 'write-protected-path',
@@ -402,6 +408,8 @@ export const protectionRules: readonly ProtectionRule[] = [
       'git diff --output=/srv/hermes-bot/config.yaml', 'git log -p --output ~/.hermes/config.yaml', 'git format-patch -o ~/.hermes/plugins HEAD~1',
       'git archive -o /home/agent/project/tollgate.yaml HEAD', 'rsync -a --link-dest=/srv/hermes-bot /srv/hermes-bot/ /tmp/hb2/', 'rsync -a --link-dest /home/agent/project/data src/ /tmp/d/',
       'mkdir /tmp/m && bindfs /srv /tmp/m && rm -rf /tmp/m/hermes-bot/plugins', 'mount --bind /home/agent/.hermes /mnt/h', 'mount -o bind,ro /home/agent/project /mnt/p',
+      'mount -t overlay overlay -o lowerdir=/srv/hermes-bot,upperdir=/tmp/u,workdir=/tmp/w /mnt/o', 'bwrap --bind /srv/hermes-bot /x rm -rf /x/plugins',
+      'socat -u - OPEN:/srv/hermes-bot/config.yaml,creat,trunc', 'socat - GOPEN:/home/agent/project/tollgate.yaml', 'socat PTY,link=/home/agent/.hermes/config.yaml -',
     ],
     allows: [
       'echo "see the docs. Then run it" >> notes.md', 'cat tollgate.yaml', 'cat ~/.hermes/config.yaml', 'ls data/', 'grep yolo tollgate.yaml',
@@ -417,7 +425,8 @@ export const protectionRules: readonly ProtectionRule[] = [
       'rm -rf /opt/venv/lib/python3.11/site-packages/requests', 'cat /opt/venv/lib/python3.11/site-packages/hermes_cli/plugins.py',
       'git diff --output=patch.diff', 'git format-patch -o /tmp/patches HEAD~3', 'git log --oneline', 'git archive -o /tmp/src.tar HEAD',
       'rsync -a --link-dest=../prev src/ dst/', 'rsync -a --link-dest=/backups/prev /home/agent/project/src/ /backups/now/', 'bindfs /data/photos /mnt/photos',
-      'mount --bind /tmp/a /tmp/b', 'mount /dev/sdb1 /mnt/usb',
+      'mount --bind /tmp/a /tmp/b', 'mount /dev/sdb1 /mnt/usb', 'bwrap --ro-bind /usr /usr --bind /tmp/w /w ls /w', 'socat - OPEN:/tmp/out.txt,creat',
+      'mount -t overlay overlay -o lowerdir=/tmp/l,upperdir=/tmp/u,workdir=/tmp/w /mnt/o',
     ],
   },
   {

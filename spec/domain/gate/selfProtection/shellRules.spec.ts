@@ -131,6 +131,7 @@ describe('files a find lists and copies made on the line are read where they cam
   it('a read below a fresh copy of the data folder is a read of the original (the read itself, not only the copy)', () => {
     expect(lastCommandReads('cp -r data /tmp/tg; cat /tmp/tg/keys/payload-hmac.key')).to.include('through the copy');
     expect(lastCommandReads('cp -r data /tmp/; cat /tmp/data/http-token')).to.include('through the copy');
+    expect(lastCommandReads('rsync -a data/ /tmp/tg/; cat /tmp/tg/keys/payload-hmac.key')).to.include('through the copy');
     expect(lastCommandReads('cp -r data /tmp/tg; cat /tmp/tg/README')).to.equal(null);
   });
   it('a copy read before it was made, or another folder read, is not', () => {
