@@ -530,11 +530,12 @@ const matchGlob = (path: string, index: ProtectionIndex): PathHit | null => {
 };
 
 /**
- * A rules file by name only when the pattern spells a distinctive part of it (`AGENT?.md`, `?GENTS.md`): `build/*`
- * and `*.md` may hold one, but refusing every wildcard in every folder would refuse ordinary work.
+ * A rules file by name only when the pattern spells its start (`AG*`) or a distinctive part of it (`?GENTS.md`):
+ * `build/*` and `*.md` may hold one, but refusing every wildcard in every folder would refuse ordinary work.
  */
 const rulesFileGlob = (segment: string, index: ProtectionIndex): PathHit | null => {
-  if (!spellsEnough(segment)) return null;
+  // A literal start names the file as well (`AG*`, as before), whatever its length.
+  if (/^[*?[{]/.test(segment) && !spellsEnough(segment)) return null;
   const pattern = globRegex(segment);
   for (const name of index.rulesFiles) if (pattern.test(name)) return { kind: 'rules-file', what: name };
   return null;

@@ -141,7 +141,7 @@ describe('path words with expansions the floor cannot resolve', () => {
   });
 
   describe('globs name a rules file or a secret by a distinctive literal run, not only by their start', () => {
-    for (const line of ['sed -i 1d ?GENTS.md', 'echo x > ./*GENTS.md', 'rm -f S[O]UL.md', 'head -c 64 d*/k*/*', 'cat payload*']) {
+    for (const line of ['sed -i 1d ?GENTS.md', 'echo x > ./*GENTS.md', 'rm -f S[O]UL.md', 'rm -f AG*', 'head -c 64 d*/k*/*', 'cat payload*']) {
       it(`blocks: ${line}`, () => {
         if (line.startsWith('cat payload')) blocks(line, '/home/agent/project/data/keys');
         else blocks(line);
