@@ -422,7 +422,7 @@ export class CommandExtractor {
     if (listed !== undefined) return listed;
     const value = wordValue(word, source, this.state.lookup);
     // An unquoted `$P` whose known value has blanks is split into words, as the shell splits it.
-    if (split && (type === 'simple_expansion' || type === 'expansion') && /[ \t\n]/.test(value) && !value.includes('$') && this.state.lookup.defaultIfs?.() === true)
+    if (split && (type === 'simple_expansion' || type === 'expansion') && /[ \t\n]/.test(value) && !value.includes('$') && this.state.defaultIfs())
       return value.split(/[ \t\n]+/).filter((part) => part !== '');
     if ((type === 'word' || type === 'concatenation') && value.includes(',') && !/['"$`]/.test(source.slice(word.startIndex, word.endIndex)))
       return expandBraces(value);

@@ -6,14 +6,19 @@
 import { parseOptions } from '../../domain/shell/commandOptions.ts';
 import type { SimpleCommand } from '../../domain/shell/shellAnalysis.ts';
 import { normalizePath } from '../../domain/shell/shellPaths.ts';
-import type { ParameterValues } from './parameterOperations.ts';
+import type { ParameterFacts, ParameterValues } from './parameterOperations.ts';
 import { staticOutput } from './staticOutput.ts';
 
 const maxValues = 64;
 const maxFiles = 64;
 const maxElements = 256;
 
-export class LineState {
+// Shared empty collections for what most lines never use; a line writes into its own copy (see LineState).
+const noArrays: ReadonlyMap<string, string[] | null> = new Map();
+const noReferences: ReadonlyMap<string, string | null> = new Map();
+const noNames: ReadonlySet<string> = new Set();
+
+export class LineState implements ParameterFacts {
   private readonly variables = new Map<string, Set<string>>();
   private readonly files = new Map<string, string>();
   /** The directory `cd` moved to, when it is known ('/', '/srv/app', '~'). */
@@ -28,19 +33,19 @@ export class LineState {
    * Indexed arrays (`a=(x y)`) with their elements; null once changed in a way not followed. A name that also
    * has a scalar value or an unknown one has no known elements.
    */
-  private readonly arrays = new Map<string, string[] | null>();
+  private arrays = noArrays as Map<string, string[] | null>;
   /** Names also assigned something this reading cannot know (`D=$(mktemp -d)`): they have no one value. */
   private readonly unknowns = new Set<string>();
   /** `declare -n P=Q`: P stands for Q (null: for a variable not known). */
-  private readonly references = new Map<string, string | null>();
+  private references = noReferences as Map<string, string | null>;
   /** Names whose later assignments store something else than the text (`-u`, `-l`, `-c`, `-i`, `-A`). */
-  private readonly transformed = new Set<string>();
+  private transformed = noNames as Set<string>;
   /** Read-only names: a later assignment or unset fails and leaves the value as it was. */
-  private readonly readonlyNames = new Set<string>();
+  private readonlyNames = noNames as Set<string>;
   /** A reference to a variable not known was assigned through: any variable may have changed. */
   private confused = false;
 
-  /** The value of a variable when exactly one is known (an array's first element); also answers for arrays. */
+  /** The value of a variable when exactly one is known (an array's first element); `facts` answers for arrays. */
   readonly lookup: ParameterValues = Object.assign(
     (name: string): string | undefined => {
       const target = this.target(name);
@@ -49,12 +54,23 @@ export class LineState {
       const values = this.variables.get(target);
       return values?.size === 1 && !this.unknowns.has(target) ? values.values().next().value : undefined;
     },
-    {
-      elements: (name: string) => this.elementsOf(name),
-      defaultIfs: () => !this.variables.has('IFS') && !this.unknowns.has('IFS') && !this.arrays.has('IFS') && !this.confused && !this.references.has('IFS'),
-      isReference: (name: string) => this.references.has(name),
-    },
+    { facts: this as ParameterFacts },
   );
+
+  /** Whether IFS is still the default (blank, tab, newline): word splitting and `"${a[*]}"` depend on it. */
+  defaultIfs(): boolean {
+    return !this.variables.has('IFS') && !this.unknowns.has('IFS') && !this.arrays.has('IFS') && !this.confused && !this.references.has('IFS');
+  }
+
+  isReference(name: string): boolean {
+    return this.references.has(name);
+  }
+
+  // The maps most lines never write start as shared empty ones and get their own on the first write.
+  private writableArrays(): Map<string, string[] | null> {
+    if (this.arrays === noArrays) this.arrays = new Map();
+    return this.arrays;
+  }
 
   /** The variable a name stands for (itself, or what a reference points to); undefined when not known. */
   private target(name: string): string | undefined {
@@ -98,7 +114,7 @@ export class LineState {
     const target = this.assigned(name);
     if (target === undefined || !this.plain(target, sequential)) return;
     const known = !this.arrays.has(target) || sequential;
-    this.arrays.set(target, known && elements !== null && elements.length <= maxElements ? elements : null);
+    this.writableArrays().set(target, known && elements !== null && elements.length <= maxElements ? elements : null);
   }
 
   /** `a+=(...)`: followed only for an array whose elements are known, on a straight line. */
@@ -107,7 +123,7 @@ export class LineState {
     if (target === undefined || !this.plain(target, sequential)) return;
     const before = this.elementsOf(target);
     const after = sequential && before && elements ? [...before, ...elements] : null;
-    this.arrays.set(target, after && after.length <= maxElements ? after : null);
+    this.writableArrays().set(target, after && after.length <= maxElements ? after : null);
     if (!before) this.unknowns.add(target);
   }
 
@@ -126,7 +142,7 @@ export class LineState {
     const after = [...before];
     after[at] = value;
     this.variables.delete(target);
-    this.arrays.set(target, after);
+    this.writableArrays().set(target, after);
   }
 
   /** `P+=x`: the known value grows on a straight line; elsewhere both values stay possible. */
@@ -149,7 +165,7 @@ export class LineState {
     const target = this.assigned(name);
     if (target === undefined) return;
     this.unknowns.add(target);
-    if (this.arrays.has(target)) this.arrays.set(target, null);
+    if (this.arrays.has(target)) this.writableArrays().set(target, null);
   }
 
   /** `unset P`: on a straight line P is then empty; a read-only P stays as it was. */
@@ -163,16 +179,19 @@ export class LineState {
 
   /** `declare -u P` and the like: later assignments to P are not the text they assign. */
   transformsAssignments(name: string): void {
+    if (this.transformed === noNames) this.transformed = new Set();
     this.transformed.add(name);
   }
 
   /** `readonly P`, `declare -r P`. */
   makeReadonly(name: string): void {
+    if (this.readonlyNames === noNames) this.readonlyNames = new Set();
     this.readonlyNames.add(name);
   }
 
   /** `declare -n P=Q`: P stands for Q from here on (null: for a variable not known). */
   refer(name: string, target: string | null): void {
+    if (this.references === noReferences) this.references = new Map();
     this.references.set(name, target !== null && target !== name && /^[A-Za-z_][A-Za-z0-9_]*$/.test(target) ? target : null);
   }
 

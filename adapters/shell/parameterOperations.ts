@@ -7,13 +7,20 @@
  */
 import { compileGlob, globMatches, GlobBudgetExceeded, type Budget, type Glob } from './globPattern.ts';
 
-/** What the line knows: one exact scalar value, the elements of an indexed array, whether IFS is the default. */
+/** What the line knows about arrays, references and IFS besides one scalar value per name. */
+export interface ParameterFacts {
+  /** The elements of an indexed array when every one is known. */
+  elementsOf(name: string): readonly string[] | undefined;
+  /** Whether IFS is the default: word splitting and `"${a[*]}"` joins depend on it. */
+  defaultIfs(): boolean;
+  /** Whether the name is a reference (`declare -n`): `${!P}` is then the name it stands for, not followed. */
+  isReference(name: string): boolean;
+}
+
+/** One exact scalar value per name, and the other facts when the line keeps them. */
 export interface ParameterValues {
   (name: string): string | undefined;
-  readonly elements?: (name: string) => readonly string[] | undefined;
-  readonly defaultIfs?: () => boolean;
-  /** Whether the name is a reference (`declare -n`): `${!P}` is then the name it stands for, not followed. */
-  readonly isReference?: (name: string) => boolean;
+  readonly facts?: ParameterFacts;
 }
 
 /** The result: one value, or the list that `[@]` / `[*]` expand to. */
@@ -50,7 +57,7 @@ export const expandParameter = (text: string, values: ParameterValues): Expanded
 /** The values a `NAME` or `NAME[i]` / `NAME[@]` refers to (a scalar reads as an array of one). */
 const resolve = (ref: RegExpExecArray, values: ParameterValues): Expanded | undefined => {
   const [, name, index] = ref;
-  const array = values.elements?.(name!);
+  const array = values.facts?.elementsOf(name!);
   const elements = array ?? scalarElements(values(name!));
   if (elements === undefined) return undefined;
   if (index === '@' || index === '*') return { values: elements, list: index };
@@ -76,7 +83,7 @@ const length = (rest: string, values: ParameterValues): Expanded | undefined => 
 /** `${!X}`: the variable X names; `${!X*}`, `${!a[@]}` (names, keys) are not followed. */
 const indirect = (rest: string, values: ParameterValues): Expanded | undefined => {
   const ref = reference.exec(rest);
-  if (ref === null || ref[2] === '@' || ref[2] === '*' || values.isReference?.(ref[1]!) !== false) return undefined;
+  if (ref === null || ref[2] === '@' || ref[2] === '*' || values.facts?.isReference(ref[1]!) !== false) return undefined;
   const op = rest.slice(ref[0].length);
   if (op === '*' || op === '@') return undefined;
   const pointer = resolve(ref, values);

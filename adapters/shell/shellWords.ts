@@ -48,7 +48,7 @@ const operatedValue = (text: string, lookup: VariableLookup, quoted: boolean): s
   const { values, list } = expanded;
   if (list === undefined || values.length === 1) return values[0];
   if (values.length === 0) return '';
-  return list === '*' && quoted && lookup.defaultIfs?.() === true ? values.join(' ') : undefined;
+  return list === '*' && quoted && lookup.facts?.defaultIfs() === true ? values.join(' ') : undefined;
 };
 
 /**
@@ -68,7 +68,7 @@ export const listWords = (node: Node, source: string, lookup: VariableLookup): s
   const expanded = expandParameter(source.slice(expansion.startIndex, expansion.endIndex), lookup);
   if (expanded?.list === undefined) return undefined;
   if (type === 'string') return expanded.list === '@' ? [...expanded.values] : undefined;
-  if (lookup.defaultIfs?.() !== true) return undefined;
+  if (lookup.facts?.defaultIfs() !== true) return undefined;
   const words: string[] = [];
   for (const value of expanded.values) for (const part of value.split(/[ \t\n]+/)) if (part !== '') words.push(part);
   return words;
