@@ -334,6 +334,8 @@ const startupFileVariables = /^(?:BASH_ENV|ENV|PYTHONSTARTUP)$/;
  * (scriptLanguage knows their names), so naming one for BASH_ENV runs nothing the floor has not read.
  */
 const ownStartupFile = /^(?:|\/dev\/null|(?:~|\$HOME|\$\{HOME\}|\/home\/[^/]+|\/root)\/\.(?:bashrc|bash_profile|profile|zshrc|zshenv))$/;
+/** `ENV=production` is an application's setting, not a file: only a value that looks like a path names one. */
+const namesStartupFile = (value: string | null): boolean => value === null || (/[/~$`]|^\.\.?$/.test(value) && !ownStartupFile.test(value));
 
 /** Variables naming a git config file every git started reads (its keys may run commands). */
 export const gitConfigFileVariables = /^(?:GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG)$/;
@@ -357,7 +359,7 @@ const environment = (command: SimpleCommand, line: LineText): Embedded[] => {
     const text = line.written.get(value);
     if (text !== undefined) return [{ where: name, text }];
     // A file from an earlier call, never read here: BASH_ENV and ENV run it before the shell's own command (red team 4, m12).
-    return name !== 'PYTHONSTARTUP' && !ownStartupFile.test(value) ? [{ where: name, text: null }] : [];
+    return name !== 'PYTHONSTARTUP' && namesStartupFile(value) ? [{ where: name, text: null }] : [];
   });
 };
 
@@ -641,7 +643,8 @@ export const embeddedSources: readonly EmbeddedSource[] = [
       'GIT_CONFIG_GLOBAL=/tmp/evil.cfg git status', 'LD_PRELOAD=/tmp/evil.so ls', 'BASH_ENV=/tmp/evil.sh bash -c true', 'env ENV=/tmp/e sh -i'],
     allows: ["PROMPT_COMMAND='history -a' bash -i", 'EDITOR=vim git commit', 'PAGER=less man ls', 'GIT_PAGER=cat git log', 'BASH_ENV=~/.bashrc bash -c true', 'NODE_ENV=production npm start',
       'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=.githooks git commit -m x', 'GIT_CONFIG_GLOBAL=/dev/null git status',
-      'LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2 node app.js', 'BASH_ENV=$HOME/.bashrc bash -c true', 'BASH_ENV=/dev/null bash script.sh', 'PYTHONSTARTUP=/tmp/s.py python3 -c 1'],
+      'LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2 node app.js', 'BASH_ENV=$HOME/.bashrc bash -c true', 'BASH_ENV=/dev/null bash script.sh', 'PYTHONSTARTUP=/tmp/s.py python3 -c 1',
+      'ENV=production npm start'],
   },
 ];
 
@@ -743,7 +746,7 @@ export const exportedCommandFindings = (analysis: ShellAnalysis, scope: LineScop
       continue;
     }
     if (startupFileVariables.test(name) || gitConfigFileVariables.test(name)) {
-      if (value !== null && (value === '/dev/null' || (startupFileVariables.test(name) && ownStartupFile.test(value)))) continue;
+      if (value !== null && (value === '' || value === '/dev/null' || (startupFileVariables.test(name) && !namesStartupFile(value)))) continue;
       written ??= writtenBefore(analysis, null);
       const text = value === null ? undefined : written.get(value);
       if (text === undefined) { out.push({ id: 'hidden-command', what: `exported ${name}: a startup file the floor cannot read` }); continue; }

@@ -67,6 +67,10 @@ describe('command text held by another program (options, config keys, variables,
         expect(exported("echo 'rm -rf ~/.hermes/plugins' > /tmp/e.sh; export BASH_ENV=/tmp/e.sh")).to.deep.equal(['script-would-disable-guard']));
       it('a file the line writes with ordinary text is allowed', () => expect(exported("echo 'set -o pipefail' > /tmp/e.sh; export BASH_ENV=/tmp/e.sh")).to.deep.equal([]));
       it('an empty value runs nothing', () => expect(exported('export BASH_ENV=')).to.deep.equal([]));
+      it('ENV=production is an application setting, not a startup file; the shell\'s own dotfile is judged when written', () => {
+        expect(exported('export ENV=production')).to.deep.equal([]);
+        expect(exported('export BASH_ENV=~/.bashrc')).to.deep.equal([]);
+      });
       it('a git config file exported for every later git is read the same way; /dev/null holds nothing', () => {
         expect(exported('export GIT_CONFIG_GLOBAL=/tmp/evil.cfg')).to.deep.equal(['hidden-command']);
         expect(exported('export GIT_CONFIG_GLOBAL=/dev/null')).to.deep.equal([]);
