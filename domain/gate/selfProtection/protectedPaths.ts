@@ -479,7 +479,8 @@ const tailOverlap = (segments: readonly string[], e: Entry, glob = false): numbe
       same = name === segments[i] || (glob && globNames(segments[i]!, name));
     }
     if (same && glob && !globSaysEnough(segments.slice(0, k))) continue;
-    if (same) return k >= e.minOverlap ? k : 0;
+    // A bare `*` adds no evidence: `*/node_modules` shares only one common segment with a clone's node_modules.
+    if (same) return (glob ? segments.slice(0, k).filter((s) => /[^*?]/.test(s)).length : k) >= e.minOverlap ? k : 0;
   }
   return 0;
 };

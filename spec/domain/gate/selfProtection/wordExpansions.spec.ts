@@ -173,6 +173,8 @@ describe('path words with expansions the floor cannot resolve', () => {
       'jq . in.json > "${OUT}.yaml"',
       'rm -f "${NAME}.db" "${NAME}.md"',
       'cat */*',
+      'rm -rf */node_modules',
+      'rm -rf */bin */adapters',
       'cat p*',
       'cat certs/*.key',
       'shopt -s globstar; rm -rf /tmp/**/cache',
