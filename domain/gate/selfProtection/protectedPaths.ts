@@ -172,6 +172,8 @@ export interface ResolvedPath {
   readonly unknownVariable?: string;
   /** The absolute folder the word's literal start names before its first unknown: the word lies somewhere below it. */
   readonly within?: string;
+  /** That folder as relative segments, where the working directory is unknown (`data/keys/$K`); lost: see PathContext. */
+  readonly withinRelative?: { readonly segments: readonly string[]; readonly lost: boolean };
 }
 
 export interface PathContext {
@@ -214,9 +216,9 @@ export const resolvePath = (word: string, context: PathContext): ResolvedPath | 
     const name = whole?.[1] ?? whole?.[2];
     if (name !== undefined && (context.unknownVariables?.has(name) === true || context.unknownVariables?.has('*') === true)) return { absolute: null, relative: null, unresolved: null, anywhere: [], unknownVariable: name };
     const tail = fromUnresolved(text);
-    const within = literalFolder(text, context.cwd);
-    if (within === null) return tail;
-    return tail === null ? { absolute: null, relative: null, unresolved: null, within } : { ...tail, within };
+    const folder = literalFolder(text, context);
+    if (folder === null) return tail;
+    return tail === null ? { absolute: null, relative: null, unresolved: null, ...folder } : { ...tail, ...folder };
   }
   if (text.startsWith('/')) return { absolute: normalizePath(text), relative: null, unresolved: null };
   const relative = relativeSegments(text);
@@ -250,14 +252,16 @@ const fromUnresolved = (text: string): ResolvedPath | null => {
 
 const unknownMark = '\u0000';
 
-/** `/srv/h/plugins/$X`, `data/keys/$(ls)`: the absolute folder spelled before the first unknown; null for `/` or none. */
-const literalFolder = (text: string, cwd: string | null): string | null => {
+/** `/srv/h/plugins/$X`, `data/keys/$(ls)`: the folder spelled before the first unknown; null for `/` or none. */
+const literalFolder = (text: string, context: PathContext): Pick<ResolvedPath, 'within' | 'withinRelative'> | null => {
   const unknown = text.search(/[$`]/);
   const slash = text.lastIndexOf('/', unknown);
   if (slash <= 0) return null;
   const folder = text.slice(0, slash);
-  if (folder.startsWith('/')) return normalizePath(folder);
-  return cwd === null ? null : normalizePath(`${cwd}/${folder}`);
+  if (folder.startsWith('/')) return { within: normalizePath(folder) };
+  if (context.cwd !== null) return { within: normalizePath(`${context.cwd}/${folder}`) };
+  const segments = relativeSegments(context.base ? `${context.base}/${folder}` : folder);
+  return segments.length === 0 ? null : { withinRelative: { segments, lost: context.lost === true } };
 };
 
 /** The text with each `$(…)`, `${…}`, `$((…))`, backtick part and `$NAME` replaced by one unknown mark. */
@@ -305,6 +309,9 @@ export const matchPath = (resolved: ResolvedPath, index: ProtectionIndex): PathH
   if (resolved.relative !== null) push(hits, matchRelative(resolved.relative, index));
   if (resolved.based) push(hits, matchRelative(resolved.based, index));
   if (resolved.within !== undefined) push(hits, matchWithin(resolved.within, index));
+  // Where the terminal went untracked the folder may be any of them (`data/keys/$K` in tollgate's data folder).
+  const folder = resolved.withinRelative;
+  if (folder !== undefined) push(hits, folder.lost ? matchAnywhere(folder.segments, index) : matchRelative(folder.segments, index));
   if (resolved.unknownVariable !== undefined) hits.push({ kind: 'data', what: `$${resolved.unknownVariable}, which the session exported with a value the gate cannot know` });
   else if (resolved.anywhere) push(hits, matchAnywhere(resolved.anywhere, index));
   if (resolved.unresolved !== null) {

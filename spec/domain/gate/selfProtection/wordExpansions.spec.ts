@@ -103,6 +103,12 @@ describe('path words with expansions the floor cannot resolve', () => {
 
     it('reads a relative folder before the unknown from the known working directory', () => blocks('cat data/keys/$K', '/home/agent/project'));
 
+    it('matches a relative folder before the unknown against protected tails where the directory is unknown', () => {
+      blocks('cat data/keys/$K');
+      blocks('cd "$(mktemp -d)" && echo x > data/$F');
+      for (const line of ['echo x > src/$f', 'rm -rf node_modules/$pkg', 'cp a.txt build/${NAME}', 'cat keys/$K']) passes(line);
+    });
+
     it('asks, not blocks, for an unknown name in a Hermes home folder that holds no protected file', () =>
       expect(verdicts('touch /srv/hermes-bot/skills/$X')).to.deep.equal(['ask']));
 
