@@ -398,7 +398,10 @@ const bindOperands = (command: SimpleCommand, words: readonly string[]): Operand
   return sources.length > 0 ? { ...writeAll(words), linkTargets: sources, treeReads: sources } : writeAll(words);
 };
 
-/** Secret files' names as they are on disk, for judging a find's name filters (`find . -name '*.key' | xargs cat`). */
+/**
+ * Secret files' names as they are on disk (ops/gate/protectedState.ts keyFileNames, and the HTTP token), for
+ * judging a find's name filters (`find . -name '*.key' | xargs cat`).
+ */
 const secretSampleNames = ['payload-hmac.key', 'checkpoint-hmac.key', 'checkpoint.ed25519', 'runtime-registrations.json', 'http-token'];
 const findNameTests = new Set(['-name', '-iname', '-path', '-ipath', '-wholename', '-iwholename', '-regex', '-iregex', '-lname', '-ilname']);
 
@@ -414,7 +417,7 @@ export const findListedFolders = (find: SimpleCommand): { readonly folders: read
   let filtered = false;
   for (let i = Math.max(0, firstExpression); i < args.length && firstExpression >= 0; i++) {
     const arg = args[i]!;
-    if (arg === '!' || arg === '-not' || arg === '-o' || arg === '-or' || /^-i?regex$/.test(arg)) return { folders: starts, namedLikeSecrets: false };
+    if (arg === '!' || arg === '-not' || arg === '-o' || arg === '-or' || arg === ',' || /^-i?regex$/.test(arg)) return { folders: starts, namedLikeSecrets: false };
     if (!findNameTests.has(arg)) continue;
     const pattern = args[++i];
     if (pattern === undefined) return { folders: starts, namedLikeSecrets: false };
@@ -426,15 +429,33 @@ export const findListedFolders = (find: SimpleCommand): { readonly folders: read
   return { folders: filtered ? [] : starts, namedLikeSecrets: false };
 };
 
+const regexSpecial = /[.+^${}()|\\[\]*?]/;
+/** fnmatch as find reads it: `*`, `?`, `[...]` classes (`[!x]` negated), a backslash quoting the next character. */
+const fnmatchSource = (glob: string): string => {
+  let source = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '\\' && i + 1 < glob.length) { const next = glob[++i]!; source += regexSpecial.test(next) ? `\\${next}` : next; }
+    else if (c === '*') source += '.*';
+    else if (c === '?') source += '.';
+    else if (c === '[') {
+      const end = glob.indexOf(']', i + 2);
+      if (end < 0) { source += '\\['; continue; }
+      const body = glob.slice(i + 1, end);
+      source += `[${body.replace(/^[!^]/, '^').replace(/\\/g, '\\\\')}]`;
+      i = end;
+    } else source += regexSpecial.test(c) ? `\\${c}` : c;
+  }
+  return source;
+};
+
 // Compiled once per pattern (a bounded cache): the same filters come back line after line.
 const compiledGlobs = new Map<string, RegExp | null>();
 const globMatchesName = (glob: string, name: string, caseless: boolean): boolean => {
   const key = `${caseless ? 'i' : ''}\u0000${glob}`;
   let pattern = compiledGlobs.get(key);
   if (pattern === undefined) {
-    let source = '';
-    for (const c of glob) source += c === '*' ? '.*' : c === '?' ? '.' : c === '[' || c === ']' ? c : c.replace(/[.+^${}()|\\]/g, '\\$&');
-    try { pattern = new RegExp(`^${source}$`, caseless ? 'is' : 's'); } catch { pattern = null; }
+    try { pattern = new RegExp(`^${fnmatchSource(glob)}$`, caseless ? 'is' : 's'); } catch { pattern = null; }
     if (compiledGlobs.size >= 256) compiledGlobs.clear();
     compiledGlobs.set(key, pattern);
   }

@@ -119,6 +119,12 @@ describe('files a find lists and copies made on the line are read where they cam
     expect(ids("find . -name 'http-*' | xargs head -c 64", '/home/agent/project')).to.include('read-secret');
     expect(ids("find . -path '*keys*' | xargs cat", '/home/agent/project')).to.include('read-secret');
   });
+  it('name filters are read as find reads them: negated classes and backslash quoting', () => {
+    expect(ids("find . -name '[!x]*.key' | xargs cat", '/home/agent/project')).to.include('read-secret');
+    expect(ids("find . -name 'payload\\-hmac.key' | xargs cat", '/home/agent/project')).to.include('read-secret');
+    expect(ids("find . -name '*.md' , -type f | xargs cat", '/home/agent/project')).to.include('read-secret');
+    expect(ids("find . -name '[!x]*.md' | xargs cat", '/home/agent/project')).to.deep.equal([]);
+  });
   it('a negated or regex filter cannot be judged by name, so the start folders count', () =>
     expect(ids("find . ! -name '*.md' | xargs cat", '/home/agent/project')).to.include('read-secret'));
   it('a name filter no key file matches reads none', () => expect(ids("find . -name '*.md' | xargs cat", '/home/agent/project')).to.deep.equal([]));
