@@ -445,7 +445,7 @@ const matchAnywhere = (segments: readonly string[], index: ProtectionIndex): Pat
   // The ledger's and payload store's companions (`ledger.db.checkpoint.json`) and the projection checkpoints.
   if (/^(?:ledger|payloads)\.db/.test(first) || (segments.length === 1 && projectionFiles.has(first)))
     hits.push({ kind: 'data', what: `${first} in tollgate's data folder ${lostNote}` });
-  if (first === '.claude' || (segments.length === 1 && (first === 'settings.json' || first === 'settings.local.json')))
+  if (same(first, '.claude') || (segments.length === 1 && (first === 'settings.json' || first === 'settings.local.json')))
     hits.push({ kind: 'runtime-settings', what: `${segments.join('/')} (may be .claude's) ${lostNote}` });
   if (inner(dataInnerNames)) hits.push({ kind: first === 'keys' || first === 'http-token' ? 'secret' : first.startsWith('tollgate.sock') ? 'socket' : 'data', what: `${first} in tollgate's data folder ${lostNote}` });
   if (inner(codeInnerNames)) hits.push({ kind: 'code', what: `${first} in tollgate's code ${lostNote}` });
@@ -472,7 +472,7 @@ export const containsAnywhere = (segments: readonly string[], index: ProtectionI
         return { kind: e.kind === 'hermes-home' ? 'hermes-file' : e.kind, what: `${e.path} ${lostNote}` };
     }
   }
-  if (!secretsOnly && segments[0] === '.claude') return { kind: 'runtime-settings', what: `.claude ${lostNote}` };
+  if (!secretsOnly && (segments[0] === '.claude' || (isPattern(segments[0]!) && globRegex(segments[0]!).test('.claude')))) return { kind: 'runtime-settings', what: `.claude ${lostNote}` };
   if (!secretsOnly && segments[0] === 'profiles' && segments.length <= 2) return { kind: 'hermes-file', what: `${segments.join('/')} of a Hermes home ${lostNote}` };
   return null;
 };

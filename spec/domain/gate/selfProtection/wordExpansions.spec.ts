@@ -44,6 +44,8 @@ describe('path words with expansions the floor cannot resolve', () => {
       'cat ${D}http-token',
       'rm -rf ${X}tollgate',
       'echo HERMES_YOLO_MODE=1 >> ${H}.env',
+      'rm -rf ${X}.claude',
+      'echo {} > ${X}.claude/settings.json',
       'rm -rf "$X"plugins',
       "rm -rf $X'plugins'",
       'rm -rf /srv/hermes-bot/plu$1gins',
