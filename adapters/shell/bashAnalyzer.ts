@@ -46,9 +46,11 @@ const analyzeWith = (parser: Parser, source: string, environment?: Readonly<Reco
   const touched = extractor.touched();
   const unsets = extractor.unsets();
   const readonly = extractor.readonlyNames();
+  const walked = extractor.walked();
   return {
     source, parsed: extractor.problems.length === 0, problems: extractor.problems, commands: extractor.commands,
     ...(exports ? { exports } : {}), ...(touched ? { touched } : {}), ...(unsets ? { unsets } : {}), ...(readonly ? { readonly } : {}),
+    ...(walked ? { walked } : {}),
   };
 };
 

@@ -71,7 +71,7 @@ export class CommandExtractor {
   constructor(
     private readonly parser: Parser,
     private readonly line: string,
-    environment: Readonly<Record<string, string>> = {},
+    private readonly environment: Readonly<Record<string, string>> = {},
   ) {
     this.state = new LineState(environment);
   }
@@ -86,16 +86,21 @@ export class CommandExtractor {
     return this.exportedByName ??= exportedNames(this.line);
   }
 
+  // Names that commands the walk reported assign or export (`"read" D`, `\export D=…`, `printf -v "$X"`), which the
+  // text readings below do not see.
+  private walkedTouched: Set<string> | undefined;
+  private walkedExports: Set<string> | undefined;
+
   /** The variables the line exports or unsets, with the value it leaves when that is one known text. */
   exports(): Record<string, string | null> | undefined {
     // Without one of these words nothing below can export a name (the common line).
     if (!/\b(?:export|declare|typeset|local|readonly|unset|set)\b/.test(this.line)) return undefined;
     const names = new Map(this.exported());
+    const unsure = new Set<string>();
     // `set -a`: every name the line assigns is exported.
     if (/\bset\s+(?:-[a-zA-Z]*a|-o\s+allexport)\b/.test(this.line)) for (const name of this.assigned()) if (!names.has(name)) names.set(name, 'export');
     // An export whose words the text reading above could not split (`export A=$(x y) B=…`): every name the line
     // assigns may be exported, with a value not known.
-    const unsure = new Set<string>();
     if (/\b(?:export|declare|typeset|local|readonly)\b/.test(this.line)) {
       for (const name of this.assigned()) if (!names.has(name)) { names.set(name, 'export'); unsure.add(name); }
     }
@@ -116,6 +121,15 @@ export class CommandExtractor {
   touched(): string[] | undefined {
     const names = [...new Set([...this.assigned(), ...this.exported().keys()])];
     return names.length === 0 ? undefined : names;
+  }
+
+  /** Names the walk saw assigned or exported that the text readings may miss (see ShellAnalysis.walked). */
+  walked(): { touched: string[]; exported: string[] } | undefined {
+    const hidden = this.state.hiddenAssignments();
+    if (this.walkedTouched === undefined && this.walkedExports === undefined && hidden !== undefined && hidden.size === 0) return undefined;
+    // A reference to a variable not known was assigned through: every variable the line started with may have changed.
+    const every = hidden === undefined ? Object.keys(this.environment) : [];
+    return { touched: [...new Set([...(this.walkedTouched ?? []), ...(hidden ?? []), ...every])], exported: [...(this.walkedExports ?? [])] };
   }
 
   /** Names the line makes read-only (`readonly D`, `declare -r D`): later assignments to them fail, silently. */
@@ -211,11 +225,17 @@ export class CommandExtractor {
         const args = node.namedChildren.map((child) => this.declarationWord(child, scope));
         const references = type === 'declaration_command' && args.some((arg) => /^-[a-zA-Z]*n/.test(arg));
         this.declareBefore(verb, args);
-        for (const child of node.namedChildren) {
+        const children = node.namedChildren;
+        for (const child of children) {
           // A reference's assignment names a variable rather than giving one a value: only its substitutions run.
           if (references && kindOf(child).type === 'variable_assignment') this.visitChildren(child, scope, level + 1);
           else this.visit(child, scope, level + 1);
         }
+        // `declare "$X=v"`: a word the grammar did not read as an assignment still assigns what it spells.
+        children.forEach((child, i) => {
+          if (kindOf(child).type === 'variable_assignment' || kindOf(child).type === 'variable_name' || !args[i]!.includes('=')) return;
+          this.declaredByCommand(verb, [...args.filter((arg) => /^[-+]/.test(arg)), args[i]!], false);
+        });
         this.declareAfter(verb, args);
         return undefined;
       }
@@ -530,6 +550,18 @@ export class CommandExtractor {
     } else if (/\+[a-zA-Z]*n/.test(flags)) for (const { name } of entries) this.state.untrack(name);
   }
 
+  /** `\export D=x`, `command declare -x D`, `builtin unset D`: what the declaration keywords do, seen as a command. */
+  private declaredByCommand(program: string, args: readonly string[], attributes = true): void {
+    if (attributes) this.declareBefore(program, args);
+    const exporting = program === 'export' || args.some((arg) => /^-[a-zA-Z]*x/.test(arg));
+    for (const { name, value } of declaredEntries(args)) {
+      if (value !== undefined && program !== 'unset') this.state.untrack(name);
+      (this.walkedTouched ??= new Set()).add(name);
+      if (exporting) (this.walkedExports ??= new Set()).add(name);
+    }
+    if (attributes) this.declareAfter(program, args);
+  }
+
   /** `readonly P`, `declare -r P`: later assignments fail; `unset P` empties P. */
   private declareAfter(verb: string, args: readonly string[]): void {
     if (verb === 'unset') {
@@ -590,9 +622,9 @@ export class CommandExtractor {
     const { program, args } = command;
     if (program === 'cd' || program === 'pushd') this.state.changeDirectory(command);
     // `read P`, `printf -v P`, `mapfile a`, `let P=1`: values not followed; the old one is gone.
-    if (settingPrograms.has(program)) for (const name of assignedBy(program, args)) this.state.untrack(name);
+    if (settingPrograms.has(program)) for (const name of assignedBy(program, args)) { this.state.untrack(name); (this.walkedTouched ??= new Set()).add(name); }
     // The same builtins reached through `command` / `builtin`, or named by a word the grammar did not take for them.
-    if (declaringPrograms.has(program)) { this.declareBefore(program, args); for (const { name, value } of declaredEntries(args)) if (value !== undefined && program !== 'unset') this.state.untrack(name); this.declareAfter(program, args); }
+    if (declaringPrograms.has(program)) this.declaredByCommand(program, args);
     this.state.recordWrites(command);
     const readsStdin = isShell(program) ? shellMode(args).kind === 'stdin' : (program === 'source' || program === '.') && stdinPaths.has(args[0] ?? '');
     if (feed && readsStdin) {
@@ -751,7 +783,7 @@ const assignedBy = (program: string, args: readonly string[]): string[] => {
   if (program === 'read') { const { named, operands } = builtinWords(args, 'dinNptu', 'a'); names = [...named, ...operands, ...(operands.length === 0 && named.length === 0 ? ['REPLY'] : [])]; }
   else if (program === 'mapfile' || program === 'readarray') names = [builtinWords(args, 'dnOsuCc', '').operands[0] ?? 'MAPFILE'];
   else if (program === 'printf') names = builtinWords(args, '', 'v').named;
-  else if (program === 'getopts') names = [args[1] ?? '', 'OPTARG', 'OPTIND'];
+  else if (program === 'getopts') names = [args[1] ?? ''];
   else if (program === 'wait') names = builtinWords(args, '', 'p').named;
   else names = args.flatMap((arg) => [...arg.matchAll(/([A-Za-z_][A-Za-z0-9_]*)\s*(?:(?:[-+*/%&|^]|<<|>>)?=(?!=)|\+\+|--)|(?:\+\+|--)\s*([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1] ?? m[2]!));
   return names.filter((name) => variableName.test(name));

@@ -88,7 +88,16 @@ export class LineState implements ParameterFacts {
   private assigned(name: string): string | undefined {
     const target = this.target(name);
     if (target === undefined) this.confused = true;
+    else if (target !== name) (this.assignedThrough ??= new Set()).add(target);
     return target;
+  }
+
+  /** Variables assigned through a reference (`declare -n R=D; R=x` assigns D). */
+  private assignedThrough: Set<string> | undefined;
+
+  /** Names the line changed that its text does not show; undefined when a reference to an unknown variable was assigned (any may have changed). */
+  hiddenAssignments(): ReadonlySet<string> | undefined {
+    return this.confused ? undefined : this.assignedThrough ?? noNames;
   }
 
   /** The elements of an indexed array when every one is known. */

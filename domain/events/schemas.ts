@@ -35,6 +35,7 @@ export const shellAnalysisSchema = z.object({
   touched: z.array(z.string()).readonly().optional(),
   unsets: z.array(z.string()).readonly().optional(),
   readonly: z.array(z.string()).readonly().optional(),
+  walked: z.object({ touched: z.array(z.string()).readonly(), exported: z.array(z.string()).readonly() }).optional(),
 });
 
 export const layerVerdictSchema = z.object({

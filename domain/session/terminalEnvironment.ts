@@ -27,10 +27,11 @@ export const variablesAfter = (
 ): TerminalVariables => {
   const shell = decided.shell;
   if (decided.tool !== terminalTool || shell === null || decided.verdict === 'block') return before;
-  const { exports = {}, touched = [], unsets = [], readonly = [] } = shell;
+  const { exports = {}, touched = [], unsets = [], readonly = [], walked } = shell;
   // `source f`, `. f`, `eval …`: text the line does not show may give any exported name another value.
-  const opaque = /(?:^|[\s;&|(){}])(?:source|eval|\.)\s/.test(shell.source);
-  if (Object.keys(exports).length === 0 && touched.length === 0 && readonly.length === 0 && !(opaque && Object.keys(before.known).length > 0)) return before;
+  // Also spelt with quotes or escapes (`"source" f`, `\eval …`): the analyzer reports those by the program's name.
+  const opaque = /(?:^|[\s;&|(){}])(?:source|eval|\.)\s/.test(shell.source) || shell.commands.some(({ program }) => program === 'source' || program === '.' || program === 'eval');
+  if (Object.keys(exports).length === 0 && touched.length === 0 && readonly.length === 0 && walked === undefined && !(opaque && Object.keys(before.known).length > 0)) return before;
   const pinned = new Set([...(before.pinned ?? []), ...readonly]);
   const known: Record<string, string> = { ...before.known };
   const unknown = new Set(before.unknown);
@@ -46,6 +47,9 @@ export const variablesAfter = (
   }
   // A name the session exported keeps whatever a plain assignment gives it (`export D=a` then `D=b`).
   for (const name of touched) if (!(name in exports) && (name in known || unknown.has(name))) lose(name);
+  // Assigned or exported in ways the line's text does not show (`"read" D`, `\export D=…`): the value is not known.
+  for (const name of walked?.exported ?? []) if (name !== '__proto__') lose(name);
+  for (const name of walked?.touched ?? []) if (name in known || unknown.has(name)) lose(name);
   for (const name of pinned) if (name in known || unknown.has(name) || name in exports) lose(name);
   return { known, unknown: [...unknown], pinned: [...pinned] };
 };

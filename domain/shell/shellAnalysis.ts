@@ -71,6 +71,11 @@ export interface ShellAnalysis {
   readonly unsets?: readonly string[];
   /** Names the line makes read-only: their value can no longer change, and later exports of them fail. */
   readonly readonly?: readonly string[];
+  /**
+   * Names the walk saw assigned (`"read" D`, `printf -v "$X"`, through `declare -n`) or exported (`\export D`)
+   * in ways the text readings above may miss: their values are not known.
+   */
+  readonly walked?: { readonly touched: readonly string[]; readonly exported: readonly string[] };
 }
 
 /** One rule of the command floor that matched one simple command. */

@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { expect } from 'chai';
 import { compileGlob, globMatches } from '../../../adapters/shell/globPattern.ts';
 import { expandParameter } from '../../../adapters/shell/parameterOperations.ts';
-import { useBashAnalyzer } from '../../support/shell.ts';
+import type { BashAnalyzer } from '../../../adapters/shell/bashAnalyzer.ts';
+import { bashAnalyzer, useBashAnalyzer } from '../../support/shell.ts';
 
 /**
  * Each row: assignments, then the words of one `printf '<%s>'` whose arguments are expansions, then what bash 5.2
@@ -33,6 +34,9 @@ const computed: readonly (readonly [string, string, string])[] = [
 
 describe('shell parameter operations on values known on the line', () => {
   const analyze = useBashAnalyzer();
+  let loaded: BashAnalyzer | undefined;
+  before(async () => { loaded = await bashAnalyzer(); });
+  const analyzer = () => loaded;
   const printed = (assignments: string, words: string) => {
     const command = analyze(`${assignments}; printf '<%s>' ${words}`).commands.filter((c) => c.program === 'printf').pop();
     return command!.args.slice(1).map((word) => `<${word}>`).join('');
@@ -155,6 +159,16 @@ describe('shell parameter operations on values known on the line', () => {
     expect(printed('Q=/tmp/q; declare -n P=$X', '$P $Q')).to.equal('<$P></tmp/q>');
     expect(printed('declare -n P=$(echo Q); P=/tmp/p; Q=/tmp/q', '$Q')).to.equal('<$Q>');
     expect(analyze('declare -n P=$(rm -rf x)').commands.map((c) => c.program)).to.deep.equal(['rm']);
+  });
+
+  it('reports names the walk sees assigned or exported that the line\'s text does not show', () => {
+    expect(analyze('"read" D < /tmp/p').walked).to.deep.equal({ touched: ['D'], exported: [] });
+    expect(analyze('X=D; printf -v "$X" %s x').walked).to.deep.equal({ touched: ['D'], exported: [] });
+    expect(analyze('\\export D=$(cat /tmp/p)').walked).to.deep.equal({ touched: ['D'], exported: ['D'] });
+    expect(analyze('X=D; declare -x "$X=v"').walked).to.deep.equal({ touched: ['D'], exported: ['D'] });
+    expect(analyze('declare -n R=D; R=x').walked).to.deep.equal({ touched: ['D'], exported: [] });
+    expect(analyzer()!.analyze('declare -n R=$Q; R=x', { D: '/tmp/d', E: '/tmp/e' }).walked).to.deep.equal({ touched: ['D', 'E'], exported: [] });
+    expect(analyze('ls -la; echo "$HOME"; export D=/tmp/x').walked).to.equal(undefined);
   });
 
   it('gives up on a pathological pattern instead of running long', () => {
