@@ -351,7 +351,7 @@ export const matchAbsolute = (path: string, index: ProtectionIndex): PathHit | n
   return strictest([own, matchWritten(real, index)].filter((h): h is PathHit => h !== null));
 };
 
-/** A word with glob characters, a brace list or a brace sequence (`{r..t}`, `{1..3}`): bash expands it before the command runs. */
+/** A word with glob characters, a brace list or a sequence (`{r..t}`, `{1..3}`): bash expands it before the command runs. */
 export const isPattern = (path: string): boolean => /[*?[]/.test(path) || (path.includes('{') && /\{[^{}]*(?:,|\.\.)[^{}]*\}/.test(path));
 
 const matchWritten = (path: string, index: ProtectionIndex): PathHit | null => {
@@ -394,7 +394,7 @@ const hermesTopLevel = new Set([
   'hermes_cli', 'hermes_bootstrap', 'hermes_constants', 'hermes_logging', 'hermes_state', 'hermes_time', 'agent', 'tools', 'gateway',
   'toolsets', 'model_tools', 'run_agent', 'cli', 'plugins', 'providers', 'tui_gateway', 'acp_adapter', 'mcp_serve',
 ]);
-/** The top-level names above that say Hermes by themselves: after an unknown folder (`$(python3 -c …)/hermes_cli`) it may be site-packages. */
+/** Those names that say Hermes by themselves: the unknown folder before `$(python3 -c …)/hermes_cli` may be site-packages. */
 const hermesOwnName = /^(?:(?:hermes_(?:cli|bootstrap|constants|logging|state|time)|run_agent|model_tools|tui_gateway|acp_adapter|mcp_serve)(?:\.py)?|hermes_agent-.*)$/;
 const hermesPackage = (segments: readonly string[]): PathHit | null => {
   for (let i = 0; i < segments.length - 1; i++) {
@@ -497,9 +497,9 @@ const globNames = (segment: string, name: string): boolean =>
   (segment[0] === '.' || name[0] !== '.') && isPattern(segment) && globRegex(segment).test(name);
 
 /**
- * Whether globbed segments that line up with a protected path's tail spell enough of it (`.t*`, `k*`, `p*` in a row do): one
- * segment needs three literal characters besides an extension (`payload*`, not `p*` or `*.key`), several need one literal character
- * (a run of bare `*` segments matches every tail).
+ * Whether globbed segments that line up with a protected path's tail spell enough of it (`.t*`, `k*`, `p*` in a
+ * row do): one segment needs three literal characters besides an extension (`payload*`, not `p*` or `*.key`),
+ * several need one literal character (a run of bare `*` segments matches every tail).
  */
 const globSaysEnough = (segments: readonly string[]): boolean =>
   segments.length === 1
