@@ -233,7 +233,8 @@ export const resolvePath = (word: string, context: PathContext): ResolvedPath | 
  * be any text, '/' included, so whatever stood before it says nothing and the word is `anything · tail`; a tail
  * that starts inside a segment (`${X}plugins`, `plu$(true)gins`, `AGE${Q}NTS.md`) is that segment's end, a glob
  * `*plugins` in some folder, when its literal pieces keep three characters besides an extension (`${f%.txt}.json`
- * is every JSON file). A word with nothing after its last unknown (`"$BUILD_DIR"`) is not judged by name.
+ * is every JSON file); otherwise a segment that starts with literal text is taken whole (`AGENT${X}.md` reads
+ * `AGENT*.md`). A word with nothing after its last unknown (`"$BUILD_DIR"`) is not judged by name.
  */
 const fromUnresolved = (text: string): ResolvedPath | null => {
   // `$(echo ~/.hermes)/plugins`, `${X:-~/.hermes}/plugins`: the expansion is one unknown, whatever '/' it holds.
@@ -244,7 +245,9 @@ const fromUnresolved = (text: string): ResolvedPath | null => {
   const partial = marked.slice(marked.lastIndexOf(unknownMark) + 1);
   // `AGE${A}NT${B}S.md`: every literal piece after the first unknown, each unknown a `*` (`*NT*S.md`).
   const glob = partial === '' ? '' : `*${marked.slice(marked.indexOf(unknownMark) + 1).split(unknownMark).join('*')}`;
-  const head = glob !== '' && (spellsEnough(glob) || dotNames.has(partial)) ? glob : '';
+  // `AGENT${X}.md`: a bare extension after the unknown says little, but with the segment's own start it names a file.
+  const whole = glob === '' || marked.startsWith(unknownMark) ? '' : marked.split(unknownMark).join('*');
+  const head = glob !== '' && (spellsEnough(glob) || dotNames.has(partial)) ? glob : spellsEnough(whole) ? whole : '';
   const rest = relativeSegments(`${head}/${segments.slice(last + 1).join('/')}`);
   // What follows an unknown may lie in any folder: judged as a path whose directory was lost.
   return rest.length === 0 ? null : { absolute: null, relative: null, unresolved: rest, anywhere: rest };

@@ -51,6 +51,8 @@ describe('path words with expansions the floor cannot resolve', () => {
       'rm -rf /srv/hermes-bot/plu$1gins',
       'echo pwned > AGE${A}NT${B}S.md',
       'rm -rf /srv/hermes-bot/p${A}lu${B}gins',
+      'echo pwned > AGENT${X}.md',
+      'echo "plugins: {}" > $D/con${X}.yaml',
     ]) it(`blocks: ${line}`, () => blocks(line));
 
     it('keeps a quoted variable apart from the text joined after it (`"$D"SOUL.md` is `${D}SOUL.md`, not `$DSOUL.md`)', () => {
@@ -180,6 +182,8 @@ describe('path words with expansions the floor cannot resolve', () => {
       'for f in *.txt; do mv "$f" "${f%.txt}.json"; done',
       'jq . in.json > "${OUT}.yaml"',
       'rm -f "${NAME}.db" "${NAME}.md"',
+      'echo x > "$OUT/report-${DATE}.md"',
+      'cp a.json "/tmp/out-${N}.json"',
       'cat */*',
       'rm -rf */node_modules',
       'rm -rf */bin */adapters',
