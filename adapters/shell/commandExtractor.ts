@@ -621,6 +621,7 @@ export class CommandExtractor {
   private followEffects(command: SimpleCommand, scope: Scope, feed: Feed | undefined, index: number, level: number): void {
     const { program, args } = command;
     if (program === 'cd' || program === 'pushd') this.state.changeDirectory(command);
+    else if (program === 'shopt') this.state.shopt(args, this.straight());
     // `read P`, `printf -v P`, `mapfile a`, `let P=1`: values not followed; the old one is gone.
     if (settingPrograms.has(program)) for (const name of assignedBy(program, args)) { this.state.untrack(name); (this.walkedTouched ??= new Set()).add(name); }
     // The same builtins reached through `command` / `builtin`, or named by a word the grammar did not take for them.

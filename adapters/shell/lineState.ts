@@ -66,6 +66,24 @@ export class LineState implements ParameterFacts {
     return this.references.has(name);
   }
 
+  /** `shopt -s nocasematch` ran on the line (true), may have (null), or did not (false). */
+  private caseFolding: boolean | null = false;
+
+  /** Whether pattern replacement ignores case: true, false, or undefined when that is not known. */
+  foldsCase(): boolean | undefined {
+    if (this.caseFolding === null || this.unknowns.has('BASHOPTS') || this.valuesOf('BASHOPTS').length > 1) return undefined;
+    return this.caseFolding || this.lookup('BASHOPTS')?.includes('nocasematch') === true;
+  }
+
+  /** `shopt -s|-u nocasematch`: followed on a straight line with literal words; else whether it is on is not known. */
+  shopt(args: readonly string[], sequential: boolean): void {
+    if (!args.some((arg) => arg.includes('nocasematch') || /[$`]/.test(arg))) return;
+    const literal = sequential && args.every((arg) => !/[$`]/.test(arg));
+    const on = args.includes('-s') && !args.includes('-u');
+    const off = args.includes('-u') && !args.includes('-s');
+    this.caseFolding = literal && this.caseFolding !== null && (on || off) ? on : null;
+  }
+
   // The maps most lines never write start as shared empty ones and get their own on the first write.
   private writableArrays(): Map<string, string[] | null> {
     if (this.arrays === noArrays) this.arrays = new Map();

@@ -15,6 +15,8 @@ export interface ParameterFacts {
   defaultIfs(): boolean;
   /** Whether the name is a reference (`declare -n`): `${!P}` is then the name it stands for, not followed. */
   isReference(name: string): boolean;
+  /** Whether `shopt -s nocasematch` is on (`${v/pat/rep}` then ignores case); undefined when that is not known. */
+  foldsCase(): boolean | undefined;
 }
 
 /** One exact scalar value per name, and the other facts when the line keeps them. */
@@ -47,7 +49,7 @@ export const expandParameter = (text: string, values: ParameterValues): Expanded
     const ref = reference.exec(body);
     if (ref === null) return undefined;
     const base = resolve(ref, values);
-    return base === undefined ? undefined : operate(base, body.slice(ref[0].length));
+    return base === undefined ? undefined : operate(base, body.slice(ref[0].length), values);
   } catch (error) {
     if (error instanceof GlobBudgetExceeded) return undefined;
     throw error;
@@ -92,15 +94,15 @@ const indirect = (rest: string, values: ParameterValues): Expanded | undefined =
   const inner = reference.exec(target);
   if (inner === null || inner[0].length !== target.length) return undefined;
   const base = resolve(inner, values);
-  return base === undefined ? undefined : operate(base, op);
+  return base === undefined ? undefined : operate(base, op, values);
 };
 
 /** Applies the operator text after the reference to each value. */
-const operate = (base: Expanded, op: string): Expanded | undefined => {
+const operate = (base: Expanded, op: string, values: ParameterValues): Expanded | undefined => {
   if (op === '') return base;
   if (base.values.some((value) => value.length > maxValueLength || /[\u0080-\uffff]/.test(value))) return undefined;
   if (op.startsWith(':')) return substring(base, op.slice(1));
-  const each = elementOperation(op);
+  const each = elementOperation(op, values.facts === undefined ? false : values.facts.foldsCase());
   if (each === undefined) return undefined;
   const out: string[] = [];
   for (const value of base.values) {
@@ -113,14 +115,14 @@ const operate = (base: Expanded, op: string): Expanded | undefined => {
 
 type Operation = (value: string) => string | undefined;
 
-const elementOperation = (op: string): Operation | undefined => {
+const elementOperation = (op: string, foldsCase: boolean | undefined): Operation | undefined => {
   const budget: Budget = { left: matchSteps };
   const removal = /^(##|#|%%|%)([\s\S]*)$/.exec(op);
   if (removal !== null) {
     const glob = compileGlob(removal[2]!);
     return glob === undefined ? undefined : (value) => remove(value, glob, removal[1]!, budget);
   }
-  if (op.startsWith('/')) return replacement(op, budget);
+  if (op.startsWith('/')) return foldsCase === undefined ? undefined : replacement(op, budget, foldsCase);
   const casing = /^(\^\^|\^|,,|,)([\s\S]*)$/.exec(op);
   if (casing !== null) {
     const glob = compileGlob(casing[2] === '' ? '?' : casing[2]!);
@@ -142,8 +144,11 @@ const remove = (value: string, glob: Glob, how: string, budget: Budget): string 
   return value;
 };
 
-/** `${v/pat/rep}` first, `//` every, `/#` at the start, `/%` at the end; the longest match at the leftmost place. */
-const replacement = (op: string, budget: Budget): Operation | undefined => {
+/**
+ * `${v/pat/rep}` first, `//` every, `/#` at the start, `/%` at the end; the longest match at the leftmost place.
+ * `foldsCase` (nocasematch): pattern and value are compared in lower case (values here are ASCII).
+ */
+const replacement = (op: string, budget: Budget, foldsCase: boolean): Operation | undefined => {
   const how = op.startsWith('//') ? '//' : op.startsWith('/#') ? '/#' : op.startsWith('/%') ? '/%' : '/';
   const rest = op.slice(how.length);
   const slash = rest.indexOf('/');
@@ -151,19 +156,22 @@ const replacement = (op: string, budget: Budget): Operation | undefined => {
   const rep = slash < 0 ? '' : rest.slice(slash + 1);
   // A `/` inside a bracket may or may not end the pattern; `&` in the replacement is the match in bash 5.2+ only.
   if ((slash >= 0 && pattern.lastIndexOf('[') > pattern.lastIndexOf(']')) || rep.includes('&')) return undefined;
-  const glob = compileGlob(pattern);
+  // Folded, [:upper:] and [:lower:] behave in ways that differ between bash builds: not followed.
+  if (foldsCase && /\[:(?:upper|lower):\]/.test(pattern)) return undefined;
+  const glob = compileGlob(foldsCase ? pattern.toLowerCase() : pattern);
   if (glob === undefined) return undefined;
-  return (value) => {
+  return (original) => {
+    const value = foldsCase ? original.toLowerCase() : original;
     const n = value.length;
-    if (pattern === '') return how === '/#' ? rep + value : how === '/%' ? value + rep : value;
-    if (n === 0) return globMatches(glob, value, 0, 0, budget) ? rep : value;
+    if (pattern === '') return how === '/#' ? rep + original : how === '/%' ? original + rep : original;
+    if (n === 0) return globMatches(glob, value, 0, 0, budget) ? rep : original;
     if (how === '/#') {
-      for (let e = n; e >= 0; e--) if (globMatches(glob, value, 0, e, budget)) return rep + value.slice(e);
-      return value;
+      for (let e = n; e >= 0; e--) if (globMatches(glob, value, 0, e, budget)) return rep + original.slice(e);
+      return original;
     }
     if (how === '/%') {
-      for (let s = 0; s <= n; s++) if (globMatches(glob, value, s, n, budget)) return value.slice(0, s) + rep;
-      return value;
+      for (let s = 0; s <= n; s++) if (globMatches(glob, value, s, n, budget)) return original.slice(0, s) + rep;
+      return original;
     }
     let out = '';
     let position = 0;
@@ -172,11 +180,11 @@ const replacement = (op: string, budget: Budget): Operation | undefined => {
       if (found === undefined) break;
       // An empty match would need bash's own stepping rules: not followed.
       if (found.end === found.start) return undefined;
-      out += value.slice(position, found.start) + rep;
+      out += original.slice(position, found.start) + rep;
       position = found.end;
       if (how === '/') break;
     }
-    return out + value.slice(position);
+    return out + original.slice(position);
   };
 };
 

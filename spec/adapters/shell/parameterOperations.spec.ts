@@ -30,6 +30,7 @@ const computed: readonly (readonly [string, string, string])[] = [
   ['P=/tmp/x', '${P[0]} ${P[@]} ${#P[@]} ${P[1]}x', '</tmp/x></tmp/x><1><x>'],
   ['P=a/b/c', '${P/[ab]/_} ${P//[[:alpha:]]/-} ${P//[0-9]/-}', '<_/b/c><-/-/-><a/b/c>'],
   ['f=a.tar.gz; name=report.txt; s=hello', '${f##*.} ${f%%.*} ${name%.txt}.bak ${s^^} ${s^}', '<gz><a><report.bak><HELLO><Hello>'],
+  ['P=abcXXdXe; shopt -s nocasematch', '${P/x/_} ${P//x/_} ${P/#ABC/z} ${P/%XE/q} ${P//[x]/-} ${P/[!x]/=} ${P%xe}', '<abc_XdXe><abc__d_e><zXXdXe><abcXXdq><abc--d-e><=bcXXdXe><abcXXdXe>'],
 ];
 
 describe('shell parameter operations on values known on the line', () => {
@@ -117,6 +118,15 @@ describe('shell parameter operations on values known on the line', () => {
     for (const word of unknown) expect(printed('P=/tmp/xyz; Z=nope; a=(x y)', word), word).to.equal(`<${word}>`);
     expect(printed('P=/tmp/é', '${P%é}'), 'non-ASCII text').to.equal('<${P%é}>');
     expect(printed('a=(x y)', 'x${a[@]}y'), 'a list inside a longer word').to.equal('<x${a[@]}y>');
+  });
+
+  it('replaces without regard to case once shopt nocasematch is on, as bash does (removal still exact), and not at all when that is unsure', () => {
+    expectRow(14);
+    expect(printed('P=/tmp/aXX; shopt -s $opt', '${P/x/_}'), 'maybe on').to.equal('<${P/x/_}>');
+    expect(printed('P=/tmp/aXX; true && shopt -s nocasematch', '${P/x/_}'), 'on in a branch').to.equal('<${P/x/_}>');
+    expect(printed('P=/tmp/aXX; shopt -s nocasematch; shopt -u nocasematch', '${P/x/_}'), 'off again').to.equal('</tmp/aXX>');
+    expect(printed('P=/tmp/aXX; shopt -s nullglob', '${P/x/_}')).to.equal('</tmp/aXX>');
+    expect(printed('P=/tmp/aXX; shopt -s nocasematch', '${P/[[:upper:]]/_}')).to.equal('<${P/[[:upper:]]/_}>');
   });
 
   it('forgets an array that a branch or loop may assign or change, and one assigned a scalar as well', () => {
