@@ -218,6 +218,16 @@ export class CommandExtractor {
         this.visitChildren(node, scope, level);
         this.assign(node, scope);
         return undefined;
+      case 'expansion': {
+        // `${P:=x}` / `${P=x}` assign P when it is empty / unset: a P known to be empty is then no longer known.
+        const match = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(:?)=/.exec(scope.source.slice(node.startIndex, Math.min(node.endIndex, node.startIndex + 260)));
+        if (match) {
+          const current = this.state.lookup(match[1]!);
+          if (current === undefined || (current === '' && match[2] === ':')) this.state.untrack(match[1]!);
+        }
+        if (node.childCount > 0) this.visitChildren(node, scope, level);
+        return undefined;
+      }
       case 'declaration_command':
       case 'unset_command': {
         // `declare -n P=Q`, `declare -u P`, `readonly P`, `unset P`: read as the builtin run with these words.

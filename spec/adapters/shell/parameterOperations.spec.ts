@@ -154,6 +154,12 @@ describe('shell parameter operations on values known on the line', () => {
     expect(printed('P=/tmp/x; declare -r P; a=(x); readonly a; a+=(y)', '$P "${a[@]}"')).to.equal('</tmp/x><x>');
   });
 
+  it('forgets a value that ${P:=x} or ${P=x} may replace, and keeps one it cannot', () => {
+    expect(printed('P=; : ${P:=/tmp/x}', '$P')).to.equal('<$P>');
+    expect(printed('P=/tmp/y; : ${P:=/tmp/x} ${P=/tmp/z}', '$P')).to.equal('</tmp/y>');
+    expect(printed('P=; : ${P=/tmp/x}', 'x${P}x')).to.equal('<xx>');
+  });
+
   it('keeps a value declared -u, -l, -c, -i or -A as it is, and forgets what later assignments store', () => {
     for (const flag of ['-u', '-l', '-c', '-i', '-A', '-gu']) {
       expect(printed(`P=/tmp/x; declare ${flag} P`, '$P'), flag).to.equal('</tmp/x>');
