@@ -590,8 +590,11 @@ export class CommandExtractor {
     if (!name) return;
     for (const value of node.childrenForFieldName('value')) {
       const listed = listWords(value, scope.source, this.state.lookup);
-      for (const text of listed ?? [wordValue(value, scope.source, this.state.lookup)])
-        if (!/[$`*?[]/.test(text)) this.state.remember(textOf(scope, name), text);
+      const text = listed === undefined ? wordValue(value, scope.source, this.state.lookup) : '';
+      // An unquoted `$P` in the list is split into words, as the shell splits it.
+      const unquoted = listed === undefined && (value.type === 'simple_expansion' || value.type === 'expansion') && this.state.defaultIfs();
+      for (const word of listed ?? (unquoted ? text.split(/[ \t\n]+/).filter((part) => part !== '') : [text]))
+        if (!/[$`*?[]/.test(word)) this.state.remember(textOf(scope, name), word);
     }
   }
 

@@ -100,8 +100,12 @@ describe('shell parameter operations on values known on the line', () => {
     expect(argsOf('a=(rm -rf /srv/hermes-bot/plugins); "${a[@]}"', 'rm')).to.deep.equal(['-rf', '/srv/hermes-bot/plugins']);
   });
 
-  it('splits an unquoted known value with blanks into words, and keeps a quoted one whole', () =>
-    expect(argsOf("P='/tmp/x /srv/hermes-bot/plugins'; rm -rf $P \"$P\"", 'rm')).to.deep.equal(['-rf', '/tmp/x', '/srv/hermes-bot/plugins', '/tmp/x /srv/hermes-bot/plugins']));
+  it('splits an unquoted known value with blanks into words, and keeps a quoted one whole', () => {
+    expect(argsOf("P='/tmp/x /srv/hermes-bot/plugins'; rm -rf $P \"$P\"", 'rm')).to.deep.equal(['-rf', '/tmp/x', '/srv/hermes-bot/plugins', '/tmp/x /srv/hermes-bot/plugins']);
+    expect(argsOf("P='/tmp/a /tmp/b'; for x in $P; do rm -rf \"$x\"; done", 'rm')).to.deep.equal(['-rf', '$x']);
+    expect(argsOf("P='/tmp/a'; for x in $P; do rm -rf \"$x\"; done", 'rm')).to.deep.equal(['-rf', '/tmp/a']);
+    expect(argsOf("X='rm -rf'; $X /tmp/y", 'rm')).to.deep.equal(['-rf', '/tmp/y']);
+  });
 
   it('leaves an expansion as written when its result is not certain, never a guessed literal', () => {
     const unknown = [
