@@ -78,6 +78,8 @@ const length = (rest: string, values: ParameterValues): Expanded | undefined => 
   if (ref === null || ref[0].length !== rest.length) return undefined;
   const base = resolve(ref, values);
   if (base === undefined) return undefined;
+  // Characters or bytes, as the locale says: counted only for ASCII text, where both agree.
+  if (base.list === undefined && /[\u0080-\uffff]/.test(base.values[0]!)) return undefined;
   const count = base.list === undefined ? base.values[0]!.length : base.values.length;
   return { values: [String(count)], list: undefined };
 };

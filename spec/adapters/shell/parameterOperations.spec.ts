@@ -121,6 +121,7 @@ describe('shell parameter operations on values known on the line', () => {
     ];
     for (const word of unknown) expect(printed('P=/tmp/xyz; Z=nope; a=(x y)', word), word).to.equal(`<${word}>`);
     expect(printed('P=/tmp/é', '${P%é}'), 'non-ASCII text').to.equal('<${P%é}>');
+    expect(printed('P=/tmp/é', '${#P} ${P:0:5}'), 'non-ASCII length').to.equal('<${#P}><${P:0:5}>');
     expect(printed('a=(x y)', 'x${a[@]}y'), 'a list inside a longer word').to.equal('<x${a[@]}y>');
   });
 
