@@ -1,5 +1,6 @@
 /**
- * What earlier commands of a line leave for later ones: values assigned to variables, the working directory
+ * What earlier commands of a line leave for later ones: values assigned to variables (and the elements of indexed
+ * arrays, references made with `declare -n`, attributes that change later assignments), the working directory
  * set by `cd`, and files written with known content (`cat > x.sh <<EOF ... EOF; bash x.sh`). Best effort and
  * on the cautious side: every value a variable may hold is kept, since branches and loops may pick any.
  */
