@@ -4,6 +4,7 @@
  * leading segments against the tails of protected paths; a path behind a variable that cannot be resolved is
  * judged by the names after it (seed 003, lesson 5: `$X/AGENTS.md` is still AGENTS.md).
  */
+import { canonicalJson } from '../../encoding/canonicalJson.ts';
 import { normalizePath } from '../../shell/shellPaths.ts';
 import type { CallPathFacts } from './callPathFacts.ts';
 import type { ProtectedKind, ProtectionFacts } from './protectionFacts.ts';
@@ -150,11 +151,8 @@ const plainDirectory = (dir: string, index: ProtectionIndex): boolean => {
   return plain;
 };
 
-const sameFacts = (a: ProtectionFacts, b: ProtectionFacts): boolean =>
-  a === b || (a.home === b.home && a.hermesHome === b.hermesHome && a.pid === b.pid && a.httpPort === b.httpPort
-    && sameList(a.hermesHomes, b.hermesHomes) && sameList(a.rulesFiles, b.rulesFiles)
-    && a.paths.length === b.paths.length && a.paths.every((p, i) => p.path === b.paths[i]!.path && p.kind === b.paths[i]!.kind));
-const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+/** Every field counts (a field-by-field list once forgot the daemon's uid, user and code root): compared whole. */
+const sameFacts = (a: ProtectionFacts, b: ProtectionFacts): boolean => a === b || canonicalJson(a) === canonicalJson(b);
 
 /** A path word after what the line and the facts make known. */
 export interface ResolvedPath {
@@ -588,9 +586,25 @@ const globRegex = (glob: string): RegExp => {
   let pattern = compiledGlobs.get(glob);
   if (pattern === undefined) {
     if (compiledGlobs.size >= 512) compiledGlobs.clear();
-    compiledGlobs.set(glob, pattern = new RegExp(`^${globSource(glob)}$`));
+    compiledGlobs.set(glob, pattern = compileGlob(glob));
   }
   return pattern;
+};
+
+/**
+ * A glob JavaScript cannot compile (`A[z-a]`, `[\w-.]`) must not crash the floor: each bracket class it cannot read
+ * is taken as any one character, which matches more names, never fewer; failing that, any name at all.
+ */
+const compileGlob = (glob: string): RegExp => {
+  try {
+    return new RegExp(`^${globSource(glob)}$`);
+  } catch {
+    try {
+      return new RegExp(`^${globSource(glob.replace(/\[!?\]?[^\]]*\]/g, '?'))}$`);
+    } catch {
+      return /^[\s\S]*$/;
+    }
+  }
 };
 
 const globSource = (glob: string): string => {
