@@ -3,6 +3,7 @@
  * Baselines that depend on the machine (raw better-sqlite3 inserts at the same durability) run in the same
  * process right before the figure they anchor.
  */
+import { warmUpCalls } from './benchDaemon.ts';
 import { decisionInProcess, decisionOverSocket } from './decisionBench.ts';
 import { hermesPluginOverhead, shellHookLatency } from './hermesBench.ts';
 import { appendThroughput, replayVerifyEventsPerSecond } from './ledgerBench.ts';
@@ -40,10 +41,14 @@ figures['append_raw_sqlite_per_s'] = Math.round(append.raw_per_s);
 figures['append_ratio_vs_raw_sqlite'] = round(append.ratio, 3);
 log('measuring verify…');
 figures['replay_verify_events_per_s'] = Math.round(await replayVerifyEventsPerSecond(200_000));
-log('measuring decisions through the Unix socket…');
+log('measuring decisions through the Unix socket (a daemon just started, then one that served the warm-up calls)…');
 const socket = await decisionOverSocket();
 figures['decision_socket_p50_ms'] = round(socket.p50_ms, 3);
 figures['decision_socket_p99_ms'] = round(socket.p99_ms, 3);
+// The same 2,000 calls once the daemon has compiled the gate (benchDaemon.ts): the steady state, shown without a goal.
+const warm = await decisionOverSocket(2_000, warmUpCalls);
+figures['decision_socket_warm_p50_ms'] = round(warm.p50_ms, 3);
+figures['decision_socket_warm_p99_ms'] = round(warm.p99_ms, 3);
 log('measuring the Hermes plugin path (python3 → plugin → socket → gate → append)…');
 const plugin = await hermesPluginOverhead();
 figures['hermes_plugin_overhead_p50_ms'] = round(plugin.p50_ms, 3);
