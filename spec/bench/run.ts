@@ -45,7 +45,7 @@ log('measuring decisions through the Unix socket (a daemon just started, then on
 const socket = await decisionOverSocket();
 figures['decision_socket_p50_ms'] = round(socket.p50_ms, 3);
 figures['decision_socket_p99_ms'] = round(socket.p99_ms, 3);
-// The same 2,000 calls once the daemon has compiled the gate (benchDaemon.ts): the steady state, shown without a goal.
+// The same 2,000 calls once the daemon has served 3,000 (benchDaemon.ts): its steady state, shown without a goal.
 const warm = await decisionOverSocket(2_000, warmUpCalls);
 figures['decision_socket_warm_p50_ms'] = round(warm.p50_ms, 3);
 figures['decision_socket_warm_p99_ms'] = round(warm.p99_ms, 3);
