@@ -2,6 +2,7 @@
  * Script interpreters (python, perl, ruby, node, php, ...): whether a call runs code given inline on the command
  * line (`python3 -c`, `perl -e`, `node --eval`) or reads its program from standard input (`curl ... | python3`).
  */
+import { boundedMemo } from './recentMemo.ts';
 
 export type InterpreterFamily = 'python' | 'perl' | 'ruby' | 'node' | 'php' | 'bun' | 'deno' | 'lua';
 
@@ -17,18 +18,9 @@ const families: readonly (readonly [InterpreterFamily, RegExp])[] = [
 ];
 
 // Asked by several rules about every command; a line names few programs, so the answers are kept (bounded).
-const familyOf = new Map<string, InterpreterFamily | null>();
+const familyOf = boundedMemo((program: string): InterpreterFamily | undefined => families.find(([, pattern]) => pattern.test(program))?.[0]);
 
-export const interpreterFamily = (program: string): InterpreterFamily | undefined => {
-  let family = familyOf.get(program);
-  if (family === undefined) {
-    family = null;
-    for (const [name, pattern] of families) if (pattern.test(program)) { family = name; break; }
-    if (familyOf.size >= 256) familyOf.clear();
-    familyOf.set(program, family);
-  }
-  return family ?? undefined;
-};
+export const interpreterFamily = (program: string): InterpreterFamily | undefined => familyOf(program);
 
 interface InlineGrammar {
   /** Short letters that run the next word (or the rest of the cluster) as code. */

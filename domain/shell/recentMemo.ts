@@ -16,3 +16,18 @@ export const recentMemo = <K extends object, V>(compute: (key: K) => V, size = 1
     return value;
   };
 };
+
+/**
+ * A memo keyed by text, forgotten whole once it holds `size` answers: the same few keys (a glob, a program name)
+ * come back call after call, and a stream of distinct ones costs only recomputing, never memory.
+ */
+export const boundedMemo = <V>(compute: (key: string) => V, size = 256): ((key: string) => V) => {
+  const answers = new Map<string, V>();
+  return (key: string): V => {
+    if (answers.has(key)) return answers.get(key) as V;
+    const value = compute(key);
+    if (answers.size >= size) answers.clear();
+    answers.set(key, value);
+    return value;
+  };
+};

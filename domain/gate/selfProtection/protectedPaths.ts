@@ -5,6 +5,7 @@
  * judged by the names after it (seed 003, lesson 5: `$X/AGENTS.md` is still AGENTS.md).
  */
 import { canonicalJson } from '../../encoding/canonicalJson.ts';
+import { boundedMemo } from '../../shell/recentMemo.ts';
 import { normalizePath } from '../../shell/shellPaths.ts';
 import type { CallPathFacts } from './callPathFacts.ts';
 import type { ProtectedKind, ProtectionFacts } from './protectionFacts.ts';
@@ -579,17 +580,8 @@ const reaches = (pattern: readonly SegmentPattern[], target: readonly string[], 
   return mode === 'above' || t === target.length;
 };
 
-// Compiled once per glob: the same few patterns (`*.ts`, `data/*`) come back call after call. Bounded, so a
-// stream of distinct globs costs only their compiling, never memory. Without the g or y flag, reuse is safe.
-const compiledGlobs = new Map<string, RegExp>();
-const globRegex = (glob: string): RegExp => {
-  let pattern = compiledGlobs.get(glob);
-  if (pattern === undefined) {
-    if (compiledGlobs.size >= 512) compiledGlobs.clear();
-    compiledGlobs.set(glob, pattern = compileGlob(glob));
-  }
-  return pattern;
-};
+// Compiled once per glob (`*.ts`, `data/*` come back call after call). Without the g or y flag, reuse is safe.
+const globRegex = (glob: string): RegExp => compiledGlob(glob);
 
 /**
  * A glob JavaScript cannot compile (`A[z-a]`, `[\w-.]`) must not crash the floor: each bracket class it cannot read
@@ -606,6 +598,8 @@ const compileGlob = (glob: string): RegExp => {
     }
   }
 };
+
+const compiledGlob = boundedMemo(compileGlob, 512);
 
 const globSource = (glob: string): string => {
   let source = '';

@@ -7,7 +7,7 @@
 import { parseOptions } from '../../shell/commandOptions.ts';
 import { writtenFiles } from '../../shell/commandFacts.ts';
 import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
-import { recentMemo } from '../../shell/recentMemo.ts';
+import { boundedMemo, recentMemo } from '../../shell/recentMemo.ts';
 import { isTollgateControl } from './controlCommands.ts';
 
 export interface Operands {
@@ -449,15 +449,12 @@ const fnmatchSource = (glob: string): string => {
   return source;
 };
 
-// Compiled once per pattern (a bounded cache): the same filters come back line after line.
-const compiledGlobs = new Map<string, RegExp | null>();
+// Compiled once per pattern (the same filters come back line after line); null when JavaScript cannot compile it.
+const compiledFnmatch = boundedMemo((key: string): RegExp | null => {
+  const caseless = key.startsWith('i');
+  try { return new RegExp(`^${fnmatchSource(key.slice(2))}$`, caseless ? 'is' : 's'); } catch { return null; }
+});
 const globMatchesName = (glob: string, name: string, caseless: boolean): boolean => {
-  const key = `${caseless ? 'i' : ''}\u0000${glob}`;
-  let pattern = compiledGlobs.get(key);
-  if (pattern === undefined) {
-    try { pattern = new RegExp(`^${fnmatchSource(glob)}$`, caseless ? 'is' : 's'); } catch { pattern = null; }
-    if (compiledGlobs.size >= 256) compiledGlobs.clear();
-    compiledGlobs.set(key, pattern);
-  }
+  const pattern = compiledFnmatch(`${caseless ? 'i' : '-'}\u0000${glob}`);
   return pattern === null || pattern.test(name);
 };

@@ -113,7 +113,11 @@ export const hitInText = (raw: string, context: PathContext, index: ProtectionIn
   const memo = textHits(context);
   if (memo.index !== index) { memo.index = index; memo.hits.clear(); }
   let hit = memo.hits.get(raw);
-  if (hit === undefined) memo.hits.set(raw, hit = searchText(raw, context, index));
+  if (hit === undefined) {
+    hit = searchText(raw, context, index);
+    // A line's texts are few; a huge script or cell is not kept past its call's needs.
+    if (memo.hits.size < 64 && raw.length <= 65_536) memo.hits.set(raw, hit);
+  }
   return hit;
 };
 
