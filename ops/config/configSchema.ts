@@ -43,6 +43,8 @@ export const configSchema = z.strictObject({
     max_body_bytes: z.number().int().positive().default(1_048_576),
     /** A decision that takes longer than this is answered with a block. */
     decision_timeout: duration.default(5),
+    /** Made-up calls answered on a throwaway in-memory gate before the daemon listens (ops/runtime/warmUp.ts); 0: none. */
+    warm_up_calls: z.number().int().min(0).max(100_000).default(2000),
   }).prefault({}),
   compiler: z.strictObject({ provider: z.enum(['rules', 'openai']).default('rules') }).prefault({}),
   fence: z.strictObject({ mode: guardMode.default('enforce') }).prefault({}),

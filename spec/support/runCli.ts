@@ -19,9 +19,9 @@ export const runCli = (args: readonly string[], options: { cwd: string; input?: 
   });
 
 /** Starts `tollgate serve` and resolves once it prints that it listens. */
-export const startDaemon = (args: readonly string[], cwd: string): Promise<{ child: ChildProcessWithoutNullStreams; output: () => string; stop: () => Promise<number | null> }> =>
+export const startDaemon = (args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcessWithoutNullStreams; output: () => string; stop: () => Promise<number | null> }> =>
   new Promise((done, fail) => {
-    const child = spawn(process.execPath, [tollgateBin, ...args, 'serve'], { cwd });
+    const child = spawn(process.execPath, [tollgateBin, ...args, 'serve'], { cwd, env: { ...process.env, ...env } });
     let output = '';
     const onData = (chunk: Buffer) => {
       output += chunk.toString();

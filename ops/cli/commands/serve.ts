@@ -5,6 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
 import { createDaemonServer } from '../../../adapters/http/daemonServer.ts';
 import { openRuntime } from '../../runtime/openRuntime.ts';
+import { warmUpGate } from '../../runtime/warmUp.ts';
 import { startRetention } from '../../jobs/retention.ts';
 import { tollgateVersion } from '../../version.ts';
 import { configPath } from '../../config/loadConfig.ts';
@@ -21,6 +22,12 @@ export const serveCommand = (): Command => new Command('serve')
     // The configuration is recorded (ConfigLoaded) at every start, so a changed yolo shows in the ledger and in doctor.
     const path = configPath((command.parent ?? command).opts<{ config?: string }>().config);
     const runtime = await openRuntime(config, { expiryTimers: true, recordConfig: { path, version: tollgateVersion } });
+    // Before listening: the first real calls then meet compiled code (ops/runtime/warmUp.ts). A warm-up that fails
+    // only costs speed, so the daemon starts anyway and says why.
+    const warmed = config.server.warm_up_calls === 0 ? 'warm-up off (server.warm_up_calls: 0)'
+      : await warmUpGate(config, config.server.warm_up_calls, tollgateVersion)
+        .then((w) => `warmed up: ${w.calls} made-up calls answered by a throwaway in-memory gate in ${Math.round(w.ms)} ms`)
+        .catch((error: unknown) => `warm-up skipped: ${(error as Error).message}`);
     const server = createDaemonServer(runtime.gate, { version: tollgateVersion });
     const retention = startRetention(runtime, config);
     const socket = resolve(options.socket ?? config.server.socket);
@@ -48,6 +55,7 @@ export const serveCommand = (): Command => new Command('serve')
       throw error instanceof UsageError ? error : new UsageError((error as Error).message, 1);
     }
     lines.push(
+      warmed,
       `ledger ${config.ledger.url} — head at position ${await runtime.ledger.headPosition()}; data in ${runtime.dataDir}`,
       `point a runtime at it: POST http://tollgate/v1/hooks/hermes/<hook> over the socket, e.g.`,
       `  curl --unix-socket ${socket} -X POST http://tollgate/v1/hooks/hermes/pre_tool_call -d '{"session_id":"s","tool_name":"terminal","args":{"command":"ls"}}'`,
