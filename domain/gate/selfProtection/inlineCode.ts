@@ -10,8 +10,9 @@ import { codeReachesLoopbackPort, connectsSomewhere, literalPortUnknown, signals
 import { namesLoopbackPort } from './loopbackHosts.ts';
 import { foldLiterals, isPlainRead, pythonStringLiterals, withoutPrintedLiterals } from './pythonCode.ts';
 import { hitInText, hitOf } from './shellScope.ts';
+import { codeTypesIntoTerminal } from './terminalInput.ts';
 
-export type CodeFindingId = 'kill-guard' | 'hidden-command' | 'socket-client' | 'tollgate-control-command' | 'hermes-control' | 'read-secret' | 'write-protected-path';
+export type CodeFindingId = 'answers-own-prompt' | 'kill-guard' | 'hidden-command' | 'socket-client' | 'tollgate-control-command' | 'hermes-control' | 'read-secret' | 'write-protected-path';
 
 export interface CodeFinding {
   readonly id: CodeFindingId;
@@ -98,6 +99,8 @@ const codeFindings = (code: string, index: ProtectionIndex, context: PathContext
   const folded = foldLiterals(code);
   if (killCall.test(folded) && (pidIn(folded, pid) || guardedProcessWords.test(folded))) findings.push({ id: 'kill-guard', what: 'a signal to the daemon or Hermes' });
   else if (signalsEveryone(folded, pid)) findings.push({ id: 'kill-guard', what: 'a signal to every process of the user, the daemon among them' });
+  const typed = codeTypesIntoTerminal(folded);
+  if (typed !== null) findings.push({ id: 'answers-own-prompt', what: typed });
   if ((decoding.test(folded) && running.test(folded)) || decodedPath.test(folded) || runsForeignCode.test(folded)) findings.push({ id: 'hidden-command', what: 'code that runs what it decoded or loaded' });
   const literals = pythonStringLiterals(code);
   if (httpPort !== null && (literals.some((l) => namesLoopbackPort(l, httpPort)) || codeReachesLoopbackPort(folded, httpPort) || literalPortUnknown(literals, folded, httpPort)))
