@@ -22,7 +22,7 @@ import { readOnlyPrograms } from './shellOperands.ts';
 import { contextOf, hitOf, wordHit, type LineScope } from './shellScope.ts';
 import type { PathContext } from './protectedPaths.ts';
 
-export type CommandRuleId = CodeFinding['id'] | 'script-would-disable-guard' | 'reaches-guard-process';
+export type CommandRuleId = CodeFinding['id'] | 'script-would-disable-guard';
 
 export interface CommandFinding {
   readonly id: CommandRuleId;
@@ -422,6 +422,8 @@ export const commandRules: readonly CommandRule[] = [
       "python3 -c \"import subprocess; subprocess.run(['pkill','-f','ser'+'ve'])\"", "ruby -e 'Process.kill(:KILL, -1)'", "perl -e 'kill 9, -1'",
       "php -r '$s=stream_socket_client(\"unix:///home/agent/project/data/tollgate.sock\");'",
       // Red team 5: host, path and port as separate arguments.
+      "python3 -c \"import os; pid=int(os.popen('pgrep -f hermes').read()); print(open(f'/proc/{pid}/environ').read())\"", "python3 -c \"open('/proc/4242/mem','rb')\"",
+      "python3 -c \"open('/proc/sys/kernel/yama/ptrace_scope','w').write('0')\"",
       'ruby -rnet/http -e \'puts Net::HTTP.get("127.0.0.1", "/v1/approvals", 8787)\'', "ruby -rnet/http -e 'Net::HTTP.start(\"localhost\", 8787) { |h| h.post(\"/v1/approvals/a\", \"\") }'",
       // Red team 4: literals juxtaposed (awk, Python glue them), a file sourced from a folder the floor does not know.
       'awk \'BEGIN{system("rm -rf /srv/hermes-bot/plu" "gins")}\'', "python3 -c \"import os; os.system('tollgate ' 'approve x always')\"", 'awk \'BEGIN{system("rm -rf /srv/hermes-bot/plu""gins")}\'',
@@ -429,7 +431,7 @@ export const commandRules: readonly CommandRule[] = [
     allows: ['source .venv/bin/activate', '. ./env.sh', 'python3 -c "print(\'data/keys\')"', 'python3 -c "print(1+1)"', "node -e 'console.log(process.version)'", "awk '{print $2}' notes.txt",
       'python3 -c "import os; os.kill(1234, 0)"', "cat > /tmp/a.py <<'EOF'\nprint('hi')\nEOF\npython3 /tmp/a.py",
       'curl -o x.tgz https://example.com/x.tgz && tar xzf x.tgz', 'echo aGk= | base64 -d > x.bin; cat x.bin', 'curl -o notes.txt https://example.com/n && python3 tool.py notes.txt',
-      "python3 -c \"import socket; socket.create_connection(('example.com', 443))\"", 'ruby -rnet/http -e \'puts Net::HTTP.get("127.0.0.1", "/health", 3000)\'', "python3 -c \"import socket; socket.create_connection(('localhost', 5432))\"",
+      "python3 -c \"import socket; socket.create_connection(('example.com', 443))\"", 'ruby -rnet/http -e \'puts Net::HTTP.get("127.0.0.1", "/health", 3000)\'', "python3 -c \"print(open('/proc/self/status').read())\"", "python3 -c \"print(open('/proc/sys/kernel/yama/ptrace_scope').read())\"", "python3 -c \"import socket; socket.create_connection(('localhost', 5432))\"",
       "python3 -c \"import os; os.kill(int(open('app.pid').read()), 15)\"", "python3 -c \"import subprocess; subprocess.run(['pkill','-f','vi'+'te'])\"",
       'awk \'{print $1 " " $2}\' notes.txt', 'awk \'BEGIN{system("echo " "hi")}\'', 'awk \'{print $1 "" $2}\' notes.txt', 'awk \'BEGIN { print "total" n }\'',
       'awk \'BEGIN{system("mkdir -p /tmp/out/" d)}\'', 'cd /home/agent/project && . ./env.sh', 'source /home/agent/.bashrc', 'source <(echo x=1)'],
@@ -439,8 +441,11 @@ export const commandRules: readonly CommandRule[] = [
     find: writesScript,
     stops: ["echo 'tollgate approve abc always' > /tmp/a.sh", "printf '#!/bin/sh\\npkill -f tollgate\\n' > /tmp/run", "cat > /tmp/a.py <<'EOF'\nimport os\nos.kill(4242, 9)\nEOF",
       // A .curlrc is read by every later curl (F11).
+      // Red team 5: keystrokes into the prompt and reaches of the guard's process, run later.
+      "echo 'tmux send-keys -t hermes o Enter' > /tmp/a.sh", "printf '#!/bin/sh\\nss -K dport = 8787\\n' > /tmp/k", "echo \"printf 'o\\n' > /dev/pts/0\" > /tmp/t.sh",
+      "echo 'sudo sysctl -w kernel.yama.ptrace_scope=0' > /tmp/p.sh",
       "echo 'unix-socket = \"/home/agent/project/data/tollgate.sock\"' > ~/.curlrc", "printf 'url = \"http://127.0.0.1:8787/v1/approvals\"\\n' > /home/agent/.curlrc"],
-    allows: ["echo 'npm test' > /tmp/a.sh", "echo 'tollgate approve x' > notes.md", "cat > /tmp/a.py <<'EOF'\nprint('hi')\nEOF", "echo 'silent' > ~/.curlrc"],
+    allows: ["echo 'tmux ls; tmux new -d -s build make' > /tmp/a.sh", "printf 'ss -tlnp\\necho hi > /dev/tty\\n' > /tmp/s.sh", "echo 'npm test' > /tmp/a.sh", "echo 'tollgate approve x' > notes.md", "cat > /tmp/a.py <<'EOF'\nprint('hi')\nEOF", "echo 'silent' > ~/.curlrc"],
   },
   {
     // Command text inside another program's option, config key, variable or input (table: embeddedCommands.ts).

@@ -114,6 +114,21 @@ const entersGuardNamespaces = (command: SimpleCommand, pid: number | null): stri
 export const reachesGuardProcess = (command: SimpleCommand, pid: number | null, port: number | null): string | null =>
   lowersKernelGuard(command) ?? killsSockets(command, port) ?? readsProcessInsides(command, pid) ?? seesWholeMachine(command) ?? entersGuardNamespaces(command, pid);
 
+/** Reading or writing another process from code: its /proc insides, process_vm_readv/writev, a ptrace attach, a kernel setting. */
+const codeAttach = /\b(?:process_vm_readv|process_vm_writev|PTRACE_ATTACH|PTRACE_SEIZE|PTRACE_POKE\w*)\b/;
+
+/** What code reaches of another process (the daemon's, when its pid is unknown), or null. */
+export const codeReachesProcess = (code: string, pid: number | null): string | null => {
+  if (codeAttach.test(code)) return 'another process\'s memory, through ptrace or process_vm';
+  if (!code.includes('/proc/')) return null;
+  for (const m of code.matchAll(/\/proc\/[^\s'"()]+/g)) {
+    const hit = processInsideWord(m[0], pid);
+    if (hit !== null) return hit;
+    if (settingPaths.some((p) => m[0].startsWith(p)) && /\bwrite|['"][wa]\+?['"]|>/.test(code)) return m[0];
+  }
+  return null;
+};
+
 export const processReachExamples = {
   stops: ['ss -K dport = 8787', "ss -K '( sport = :8787 )'", 'ss -tK', 'ss --kill dst 127.0.0.1', 'tcpkill -i lo port 8787', 'sysctl -w kernel.yama.ptrace_scope=0',
     'sysctl kernel.yama.ptrace_scope=0', 'sudo sysctl kernel/yama/ptrace_scope=0', "sysctl -w kernel.core_pattern='|/tmp/x'", 'sysctl -p /tmp/s.conf',

@@ -24,7 +24,7 @@ export const typists: ReadonlyMap<string, Typist> = new Map<string, Typist>([
   // tmux: keys, pasted buffers, and `pipe-pane -I` (a command's output typed into the pane).
   ['tmux', { verbs: set('send-keys', 'send', 'send-prefix', 'paste-buffer', 'pasteb') }],
   // screen -X/-Q: `stuff` types, `paste`/`readreg`/`register`/`readbuf` fill and paste, `process` types a register.
-  ['screen', { verbs: set('stuff', 'paste', 'readreg', 'register', 'readbuf', 'process') }],
+  ['screen', { verbs: set('stuff', 'paste', 'readreg', 'register', 'readbuf', 'process', 'eval') }],
   ['xdotool', { verbs: set('type', 'key', 'keydown', 'keyup', 'click', 'mousedown', 'mouseup') }],
   ['ydotool', { verbs: set('type', 'key', 'click') }],
   ['wtype', { always: true }], ['dotool', { always: true }], ['dotoolc', { always: true }], ['xte', { always: true }],
@@ -38,13 +38,20 @@ export const typists: ReadonlyMap<string, Typist> = new Map<string, Typist>([
   ['zellij', { verbs: set('write-chars', 'write'), after: 'action' }],
 ]);
 
-/** Another terminal's device: a pty, a virtual console, a serial line, the console (not `/dev/tty`, the agent's own). */
-const otherTerminal = /^\/dev\/(?:pts\/[^/]+|tty[^/]+|console|vcsu?a?\d*)$/;
+/**
+ * Another terminal's device: a pty, a virtual console, the console (not `/dev/tty`, the agent's own, nor serial lines
+ * such as /dev/ttyUSB0 and /dev/ttyS0, where boards and modems answer, never Hermes).
+ */
+const otherTerminal = /^\/dev\/(?:pts\/(?:\d+|[*?[].*)|tty(?:\d+|[*?[].*)|console|vcsu?a?\d*)$/;
 /** Programs that only look at a path's name or metadata. */
 const lookers: ReadonlySet<string> = set('ls', 'stat', 'file', 'readlink', 'realpath', 'test', '[', '[[', 'basename', 'dirname', 'tty', 'who', 'w');
 /** Programs that script a terminal session, and the words that make it Hermes' or tollgate's. */
 const drivers: ReadonlySet<string> = set('expect', 'empty', 'autoexpect', 'unbuffer', 'pexpect');
-const guardedProgram = /(?:^|[\s'"/;{[])(?:hermes(?:-agent)?|hermes_cli|tollgate)(?![\w.-])/;
+const guardedProgram = /(?:^|[\s'"/;{[:])(?:hermes(?:-agent)?|hermes_cli|tollgate)(?![\w.-])/;
+/** Command words of tmux and screen inside a longer word: `run-shell 'tmux send-keys …'`, commands read on stdin by `tmux -C`. */
+const multiplexerTyping = /\b(?:send-keys|send-prefix|paste-buffer|pasteb|stuff|readreg)\b/;
+/** Programs that run a command on a terminal they make (`script -c`, `unbuffer`, socat's EXEC:…,pty): fed input, they answer it. */
+const ptyRunners: ReadonlySet<string> = set('script', 'unbuffer', 'socat', 'ptyget', 'dtach', 'abduco');
 
 const typistVerb = (typist: Typist, args: readonly string[]): string | null => {
   if (typist.always === true) return 'keystrokes';
@@ -65,6 +72,8 @@ export const typesIntoTerminal = (command: SimpleCommand): string | null => {
     if (verb !== null) return `${program} ${verb}`;
     // `tmux pipe-pane -I`: the pane reads the command's output as typed input.
     if (program === 'tmux' && args.some((a) => a === 'pipe-pane' || a === 'pipep') && args.some((a) => /^-[a-zA-Z]*I/.test(a))) return 'tmux pipe-pane -I';
+    if ((program === 'tmux' || program === 'screen') && [...args, command.stdin ?? ''].some((a) => a.includes(' ') || a.includes('\n') ? multiplexerTyping.test(a) : false))
+      return `${program} typing through a command it runs`;
   }
   // `osascript -e 'tell application "System Events" to keystroke "o"'`.
   if (program === 'osascript' && args.some((a) => /\bkeystroke\b|\bkey code\b/.test(a))) return 'osascript keystrokes';
@@ -79,8 +88,10 @@ export const typesIntoTerminal = (command: SimpleCommand): string | null => {
   // `expect -c 'spawn hermes …; send "o\r"'`, `empty -f hermes chat`: a scripted session answering Hermes.
   if (drivers.has(program) && [...args, command.stdin ?? ''].some((a) => guardedProgram.test(` ${a}`))) return `${program} driving Hermes`;
   // `yes o | hermes chat`, `hermes chat < answers`: Hermes reads its prompts' answers from what the agent feeds it.
-  if ((program === 'hermes' || program === 'hermes-agent') && (command.pipedFrom.length > 0 || command.stdin !== undefined || command.redirects.some((r) => r.op === '<' || r.op === '<<<' || r.op === '<<')))
-    return 'answers fed to Hermes';
+  const fed = command.pipedFrom.length > 0 || command.stdin !== undefined || command.redirects.some((r) => (r.op === '<' && r.target !== '/dev/null') || r.op === '<<<' || r.op === '<<');
+  if ((program === 'hermes' || program === 'hermes-agent') && fed) return 'answers fed to Hermes';
+  // `yes o | script -qc 'hermes chat' /dev/null`, `socat - EXEC:hermes,pty`: the same, through a terminal made for it.
+  if (ptyRunners.has(program) && (fed || program === 'socat') && args.some((a) => guardedProgram.test(` ${a.replace(/^(?:EXEC|SYSTEM):/i, ' ')}`))) return `answers fed to Hermes through ${program}`;
   return null;
 };
 
@@ -100,14 +111,15 @@ export const codeTypesIntoTerminal = (code: string): string | null => {
 export const terminalInputExamples = {
   stops: ['tmux send-keys -t hermes o Enter', 'tmux send -t 0 y C-m', "tmux set-buffer o \\; paste-buffer -t hermes", 'tmux load-buffer /tmp/o && tmux paste-buffer -t 0',
     "tmux pipe-pane -I -t hermes 'echo o'", "screen -S hermes -X stuff 'o\\n'", 'screen -X readreg p /tmp/o', "printf 'o\\n' > /dev/pts/0", 'echo o | tee /dev/pts/3',
-    'dd if=/tmp/o of=/dev/pts/1', 'echo o > /dev/tty1', 'cat /dev/pts/0', "xdotool type 'o'; xdotool key Return", 'xdotool search --name hermes key Return', 'ydotool type o',
+    'dd if=/tmp/o of=/dev/pts/1', 'echo o > /dev/tty1', 'echo o | tee /dev/pts/*', 'cat /dev/pts/0', "xdotool type 'o'; xdotool key Return", 'xdotool search --name hermes key Return', 'ydotool type o',
     'wtype o', "xte 'key Return'", "kitty @ send-text --match title:hermes 'o\\n'", "wezterm cli send-text --pane-id 0 'o'", "zellij action write-chars o",
     "osascript -e 'tell application \"System Events\" to keystroke \"o\"'", 'echo o | dtach -p /tmp/hermes.sock', "expect -c 'spawn hermes chat; expect \"?\"; send \"o\\r\"'",
     'yes o | hermes chat -q go', "hermes chat -q go <<< 'o'", 'reptyr $(pgrep hermes)',
     "python3 -c \"import fcntl,termios; [fcntl.ioctl(0, termios.TIOCSTI, c) for c in b'o\\n']\"", "perl -e 'ioctl(STDIN, 0x5412, $_) for split //, \"o\\n\"'",
-    "python3 -c \"import pexpect; c=pexpect.spawn('hermes chat'); c.sendline('o')\""],
+    "python3 -c \"import pexpect; c=pexpect.spawn('hermes chat'); c.sendline('o')\"", "screen -S hermes -X eval 'stuff o'", "tmux run-shell 'tmux send-keys -t hermes o Enter'",
+    "echo 'send-keys -t hermes o Enter' | tmux -C attach", "yes o | script -qc 'hermes chat -q go' /dev/null", 'socat - EXEC:hermes,pty,stderr'],
   allows: ['tmux ls', 'tmux new -d -s build make', 'tmux kill-window -t build', 'tmux capture-pane -p -t build', 'screen -ls', 'screen -dmS dev npm run dev', 'echo hi > /dev/tty',
     'read -r x < /dev/tty', 'ls -l /dev/pts', 'tty', 'stat /dev/pts/0', 'xdotool getactivewindow getwindowname', 'kitty @ ls', 'zellij list-sessions', 'echo ok > /dev/null',
-    'hermes chat -q hello', "expect -c 'spawn ssh host; expect \"$ \"; send \"uptime\\r\"'", 'yes | apt-get install -y jq', 'cat /tmp/o | npm test',
+    'hermes chat -q hello', 'hermes chat -q hello < /dev/null', 'cat /dev/ttyUSB0', "echo AT > /dev/ttyACM0", 'screen /dev/ttyUSB0 115200', "expect -c 'spawn ssh host; expect \"$ \"; send \"uptime\\r\"'", 'yes | apt-get install -y jq', 'cat /tmp/o | npm test', "script -qc 'npm test' /dev/null", 'socat - EXEC:bash,pty', "tmux run-shell 'make test'", 'socat - UNIX-CONNECT:/srv/hermes-bot/x.sock',
     "python3 -c \"import fcntl,termios,struct; fcntl.ioctl(0, termios.TIOCGWINSZ, struct.pack('HHHH',0,0,0,0))\"", "python3 -c \"import pexpect; pexpect.spawn('ssh host')\""],
 };
