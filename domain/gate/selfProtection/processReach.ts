@@ -30,9 +30,15 @@ const lowersKernelGuard = (command: SimpleCommand): string | null => {
   }
   const targets = [...command.redirects.filter((r) => /^(?:\d*>>?|>\||&>>?|<>)$/.test(r.op)).map((r) => r.target),
     ...(['tee', 'cp', 'dd', 'install', 'mv'].includes(program) ? args.map((a) => a.replace(/^of=/, '')) : [])];
-  const hit = targets.find((t) => settingPaths.some((p) => t === p || t.replace(/\/+$/, '') === p) || (t.startsWith('/proc/sys/') && /[*?[$`]/.test(t)));
+  const hit = targets.find((t) => settingPaths.some((p) => t === p || t.replace(/\/+$/, '') === p) || (t.startsWith('/proc/sys/') && /[*?[$`]/.test(t)) || cgroupControl.test(t));
   return hit ?? null;
 };
+
+/**
+ * cgroup files that freeze, kill, move or starve every process of a group (the agent's user slice holds the daemon
+ * and Hermes): `echo 1 > …/cgroup.freeze`, `echo 1 > …/cgroup.kill`, `echo PID > …/cgroup.procs`, `cpu.max`.
+ */
+const cgroupControl = /^\/sys\/fs\/cgroup\/.*(?:cgroup\.(?:freeze|kill|procs|threads|max\.\w+)|cpu\.max|cpu\.weight\w*|memory\.(?:max|high)|pids\.max|freezer\.state|tasks)$/;
 
 /** Parts of /proc/PID/ that open a process's memory, environment, descriptors or file system. */
 const processInsides = /^\/proc\/([^/]+)\/(?:task\/[^/]+\/)?(mem|environ|fd|fdinfo|map_files|root|cwd|pagemap|syscall)(?:\/|$)/;
@@ -136,8 +142,9 @@ export const processReachExamples = {
     'dd if=/proc/$(pgrep -f hermes)/mem bs=1 skip=4096 count=64', 'cat /proc/4242/environ', 'cat /proc/$PPID/environ', 'ls -l /proc/4242/fd && cat /proc/4242/fd/3',
     'cp /proc/4242/root/home/agent/project/data/http-token /tmp/t', 'tr "\\0" "\\n" < /proc/$(pidof node)/environ', 'grep -a token /proc/*/environ',
     'docker run --rm -v /:/host alpine chroot /host sh', 'docker run --rm --volume=/:/h:ro alpine cat /h/etc/hostname', 'podman run --mount type=bind,source=/,target=/h alpine sh',
+    'echo 1 > /sys/fs/cgroup/user.slice/user-1000.slice/cgroup.freeze', 'echo 1 | tee /sys/fs/cgroup/user.slice/cgroup.kill', 'echo FROZEN > /sys/fs/cgroup/freezer/x/freezer.state',
     'docker run --pid=host --privileged alpine kill 1', 'docker run --pid host alpine ps', 'nsenter -t 4242 -m sh', 'sudo nsenter --target $(pgrep -f tollgate) -a cat /x'],
   allows: ['ss -tlnp', 'ss -K dport = 5432', 'ss -s', 'sysctl kernel.yama.ptrace_scope', 'sysctl -a', 'sysctl -w net.ipv4.ip_forward=1', 'cat /proc/sys/kernel/yama/ptrace_scope',
-    'cat /proc/self/environ', 'ls /proc/$$/fd', 'cat /proc/1234/environ', 'cat /proc/$pid/status', 'ls -l /proc/$(pgrep node)/fd', 'cat /proc/cpuinfo',
+    'cat /proc/self/environ', 'ls /proc/$$/fd', 'cat /proc/1234/environ', 'cat /proc/$pid/status', 'ls -l /proc/$(pgrep node)/fd', 'cat /proc/cpuinfo', 'cat /sys/fs/cgroup/user.slice/cgroup.procs',
     'docker run --rm -v $PWD/src:/src alpine ls /src', 'docker run -v /tmp/x:/w alpine ls', 'docker run --mount type=volume,source=data,target=/d alpine ls', 'docker ps', 'nsenter -t 1234 -n ip addr'],
 };
