@@ -21,10 +21,8 @@ const set = (...words: string[]): ReadonlySet<string> => new Set(words);
 
 /** Programs that put keystrokes or pasted text into a terminal or a window, and how. */
 export const typists: ReadonlyMap<string, Typist> = new Map<string, Typist>([
-  // tmux: keys, pasted buffers, and `pipe-pane -I` (a command's output typed into the pane).
-  ['tmux', { verbs: set('send-keys', 'send', 'send-prefix', 'paste-buffer', 'pasteb') }],
   // screen -X/-Q: `stuff` types, `paste`/`readreg`/`register`/`readbuf` fill and paste, `process` types a register.
-  ['screen', { verbs: set('stuff', 'paste', 'readreg', 'register', 'readbuf', 'process', 'eval') }],
+  ['screen', { verbs: set('stuff', 'paste', 'readreg', 'register', 'readbuf', 'process', 'eval'), after: '-X' }],
   ['xdotool', { verbs: set('type', 'key', 'keydown', 'keyup', 'click', 'mousedown', 'mouseup') }],
   ['ydotool', { verbs: set('type', 'key', 'click') }],
   ['wtype', { always: true }], ['dotool', { always: true }], ['dotoolc', { always: true }], ['xte', { always: true }],
@@ -48,10 +46,31 @@ const lookers: ReadonlySet<string> = set('ls', 'stat', 'file', 'readlink', 'real
 /** Programs that script a terminal session, and the words that make it Hermes' or tollgate's. */
 const drivers: ReadonlySet<string> = set('expect', 'empty', 'autoexpect', 'unbuffer', 'pexpect');
 const guardedProgram = /(?:^|[\s'"/;{[:])(?:hermes(?:-agent)?|hermes_cli|tollgate)(?![\w.-])/;
-/** Command words of tmux and screen inside a longer word: `run-shell 'tmux send-keys …'`, commands read on stdin by `tmux -C`. */
+/** Command words of tmux and screen inside a command they run (`run-shell 'tmux send-keys …'`) or read on stdin (`tmux -C`). */
 const multiplexerTyping = /\b(?:send-keys|send-prefix|paste-buffer|pasteb|stuff|readreg)\b/;
 /** Programs that run a command on a terminal they make (`script -c`, `unbuffer`, socat's EXEC:…,pty): fed input, they answer it. */
 const ptyRunners: ReadonlySet<string> = set('script', 'unbuffer', 'socat', 'ptyget', 'dtach', 'abduco');
+
+/** tmux's commands that type (keys, the prefix key, a pasted buffer); tmux also takes any unambiguous prefix (`send-k`, `paste`). */
+const tmuxTypingCommands = ['send-keys', 'send-prefix', 'paste-buffer'];
+const tmuxAliases: ReadonlySet<string> = set('send', 'pasteb');
+const tmuxGrammar = /^-[2CDlNuvV]*[LSfcT]$/;
+
+/** The command words of a tmux line: the first operand after its own options, and each after a `;`. */
+const tmuxCommands = (args: readonly string[]): string[] => {
+  const out: string[] = [];
+  let i = 0;
+  while (i < args.length && args[i]!.startsWith('-')) i += tmuxGrammar.test(args[i]!) ? 2 : 1;
+  for (let expectCommand = true; i < args.length; i++) {
+    const a = args[i]!;
+    if (expectCommand) { out.push(a.replace(/;$/, '')); expectCommand = a.endsWith(';'); continue; }
+    if (a === ';' || a.endsWith(';')) expectCommand = true;
+  }
+  return out;
+};
+
+const tmuxTypes = (word: string): boolean =>
+  tmuxAliases.has(word) || (word.length >= 4 && tmuxTypingCommands.some((c) => c.startsWith(word)));
 
 const typistVerb = (typist: Typist, args: readonly string[]): string | null => {
   if (typist.always === true) return 'keystrokes';
@@ -66,13 +85,17 @@ const typistVerb = (typist: Typist, args: readonly string[]): string | null => {
 /** What the command types into a terminal or window it does not own, or null. */
 export const typesIntoTerminal = (command: SimpleCommand): string | null => {
   const { program, args } = command;
+  if (program === 'tmux') {
+    const typing = tmuxCommands(args).find(tmuxTypes);
+    if (typing !== undefined) return `tmux ${typing}`;
+  }
   const typist = typists.get(program);
-  if (typist !== undefined) {
-    const verb = typistVerb(typist, args);
+  if (typist !== undefined || program === 'tmux') {
+    const verb = typist === undefined ? null : typistVerb(typist, args);
     if (verb !== null) return `${program} ${verb}`;
     // `tmux pipe-pane -I`: the pane reads the command's output as typed input.
     if (program === 'tmux' && args.some((a) => a === 'pipe-pane' || a === 'pipep') && args.some((a) => /^-[a-zA-Z]*I/.test(a))) return 'tmux pipe-pane -I';
-    if ((program === 'tmux' || program === 'screen') && [...args, command.stdin ?? ''].some((a) => a.includes(' ') || a.includes('\n') ? multiplexerTyping.test(a) : false))
+    if ((program === 'tmux' || program === 'screen') && (args.some((a) => a.includes(' ') && /\b(?:tmux|screen)\s/.test(a) && multiplexerTyping.test(a)) || multiplexerTyping.test(command.stdin ?? '')))
       return `${program} typing through a command it runs`;
   }
   // `osascript -e 'tell application "System Events" to keystroke "o"'`.
@@ -109,7 +132,7 @@ export const codeTypesIntoTerminal = (code: string): string | null => {
 };
 
 export const terminalInputExamples = {
-  stops: ['tmux send-keys -t hermes o Enter', 'tmux send -t 0 y C-m', "tmux set-buffer o \\; paste-buffer -t hermes", 'tmux load-buffer /tmp/o && tmux paste-buffer -t 0',
+  stops: ['tmux send-keys -t hermes o Enter', 'tmux send -t 0 y C-m', "tmux set-buffer o \\; paste-buffer -t hermes", 'tmux load-buffer /tmp/o && tmux paste-buffer -t 0', 'tmux -L work send-k -t 0 o', 'tmux paste -t hermes', 'tmux new -d -s x \\; send-keys -t hermes o Enter',
     "tmux pipe-pane -I -t hermes 'echo o'", "screen -S hermes -X stuff 'o\\n'", 'screen -X readreg p /tmp/o', "printf 'o\\n' > /dev/pts/0", 'echo o | tee /dev/pts/3',
     'dd if=/tmp/o of=/dev/pts/1', 'echo o > /dev/tty1', 'echo o | tee /dev/pts/*', 'cat /dev/pts/0', "xdotool type 'o'; xdotool key Return", 'xdotool search --name hermes key Return', 'ydotool type o',
     'wtype o', "xte 'key Return'", "kitty @ send-text --match title:hermes 'o\\n'", "wezterm cli send-text --pane-id 0 'o'", "zellij action write-chars o",
@@ -118,7 +141,7 @@ export const terminalInputExamples = {
     "python3 -c \"import fcntl,termios; [fcntl.ioctl(0, termios.TIOCSTI, c) for c in b'o\\n']\"", "perl -e 'ioctl(STDIN, 0x5412, $_) for split //, \"o\\n\"'",
     "python3 -c \"import pexpect; c=pexpect.spawn('hermes chat'); c.sendline('o')\"", "screen -S hermes -X eval 'stuff o'", "tmux run-shell 'tmux send-keys -t hermes o Enter'",
     "echo 'send-keys -t hermes o Enter' | tmux -C attach", "yes o | script -qc 'hermes chat -q go' /dev/null", 'socat - EXEC:hermes,pty,stderr'],
-  allows: ['tmux ls', 'tmux new -d -s build make', 'tmux kill-window -t build', 'tmux capture-pane -p -t build', 'screen -ls', 'screen -dmS dev npm run dev', 'echo hi > /dev/tty',
+  allows: ['tmux ls', 'tmux new -d -s build make', 'tmux new -d -s paste make', "tmux new -d 'send-keys --help'", 'tmux kill-window -t build', 'tmux capture-pane -p -t build', 'screen -ls', 'screen -dmS dev npm run dev', 'screen -dmS stuff make', 'echo hi > /dev/tty',
     'read -r x < /dev/tty', 'ls -l /dev/pts', 'tty', 'stat /dev/pts/0', 'xdotool getactivewindow getwindowname', 'kitty @ ls', 'zellij list-sessions', 'echo ok > /dev/null',
     'hermes chat -q hello', 'hermes chat -q hello < /dev/null', 'cat /dev/ttyUSB0', "echo AT > /dev/ttyACM0", 'screen /dev/ttyUSB0 115200', "expect -c 'spawn ssh host; expect \"$ \"; send \"uptime\\r\"'", 'yes | apt-get install -y jq', 'cat /tmp/o | npm test', "script -qc 'npm test' /dev/null", 'socat - EXEC:bash,pty', "tmux run-shell 'make test'", 'socat - UNIX-CONNECT:/srv/hermes-bot/x.sock',
     "python3 -c \"import fcntl,termios,struct; fcntl.ioctl(0, termios.TIOCGWINSZ, struct.pack('HHHH',0,0,0,0))\"", "python3 -c \"import pexpect; pexpect.spawn('ssh host')\""],
