@@ -40,6 +40,19 @@ const nextArgument = (code: string, at: number): string => {
   return code.slice(at);
 };
 
+/** The arguments of a call from position `at` on (at most a few), each as nextArgument reads it. */
+const laterArguments = (code: string, at: number, most = 6): string[] => {
+  const out: string[] = [];
+  for (let i = at; out.length < most; ) {
+    const argument = nextArgument(code, i);
+    out.push(argument);
+    i += argument.length;
+    if (code[i] !== ',') break;
+    i++;
+  }
+  return out;
+};
+
 const connecting = /\b(?:socket|https?|connect\w*|create_connection|HTTPS?Connection|urlopen|request|requests|httpx|aiohttp|fetch|net\.|http\.get|TCPSocket|IO::Socket|Net::HTTP|fsockopen|stream_socket_client|open_connection|websocket\w*)\b/i;
 
 /** Whether code opens a connection of some kind (a socket, an HTTP client, a stream client). */
@@ -55,6 +68,8 @@ export const codeReachesLoopbackPort = (code: string, port: number): boolean => 
     const after = /^\s*,\s*/.exec(code.slice(end));
     // `bind(('127.0.0.1', port))` serves; it does not reach tollgate.
     const binds = /\b(?:bind|listen|serve\w*)\s*\(\s*[([]?\s*$/.test(code.slice(Math.max(0, m.index! - 40), m.index!));
+    // `Net::HTTP.get('127.0.0.1', '/v1/approvals', 8787)`: the port after a path, later in the same call.
+    if (after !== null && !binds && laterArguments(code, end + after[0].length).some((a) => portValue(a, constants) === port)) return true;
     if (after !== null && !binds) {
       let argument = nextArgument(code, end + after[0].length);
       // `connect(host='localhost', port=5432)`, `{host: 'localhost', port: 3000}`: a keyword's value, when the keyword is a port.

@@ -10,7 +10,10 @@ import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts'
 import { embeddedCommandFindings, exportedCommandFindings } from './embeddedCommands.ts';
 import { inlineCodeFindings, shellTextFindings, scriptLanguage, type CodeFinding } from './inlineCode.ts';
 import { packageManagerCommand } from './controlCommands.ts';
-import { isLoopbackHost, loopbackPortUnknown, namesLoopbackPort } from './loopbackHosts.ts';
+import { expandLocalShorthand, isLoopbackHost, localShorthandClients, loopbackPortUnknown, namesLoopbackPort } from './loopbackHosts.ts';
+import { codeTypesIntoTerminal, terminalInputExamples, typesIntoTerminal } from './terminalInput.ts';
+import { processReachExamples, reachesGuardProcess } from './processReach.ts';
+import { portRedirectExamples, redirectsGuardPort } from './portRedirects.ts';
 import { curlConfigFiles, curlConfigWords, curlWordsReach, isCurlrc } from './curlClients.ts';
 import type { ProtectionIndex } from './protectedPaths.ts';
 import { resolvePath } from './protectedPaths.ts';
@@ -37,8 +40,10 @@ export interface CommandRule {
   readonly allows: readonly string[];
 }
 
-export const commandRuleReasons: Readonly<Record<'script-would-disable-guard', string>> = {
+export const commandRuleReasons: Readonly<Record<'script-would-disable-guard' | 'answers-own-prompt' | 'reaches-guard-process', string>> = {
   'script-would-disable-guard': 'It would write or run a script that, run later, would switch the guard off or reach what it protects.',
+  'answers-own-prompt': "It would type into a terminal or drive a session the agent does not own, where Hermes asks its user, and so answer the guard's own questions.",
+  'reaches-guard-process': "It would reach the daemon's or Hermes' process another way: its sockets, its memory or descriptors, the kernel settings that keep it closed, or a container that sees the whole machine.",
 };
 
 const one = (id: CommandRuleId, what: string | null): CommandFinding[] => (what === null ? [] : [{ id, what }]);
@@ -313,6 +318,11 @@ const sameSocketName = (word: string, index: ProtectionIndex): string | null =>
 const curlFindings = (command: SimpleCommand, scope: LineScope, scripts: RunScripts): CommandFinding[] => {
   if (!httpClients.has(command.program)) return [];
   const port = scope.index.facts.httpPort;
+  // `http POST :8787/v1/approvals/a1`, `xh :8787`: HTTPie's and xh's shorthand for localhost.
+  if (port !== null && localShorthandClients.has(command.program)) {
+    const local = command.args.filter((a) => a.startsWith(':')).map(expandLocalShorthand);
+    if (local.some((u) => namesLoopbackPort(u, port) || loopbackPortUnknown(u, port))) return one('socket-client', `localhost:${port}, in ${command.program}'s shorthand`);
+  }
   if (port !== null && command.args.some((a) => loopbackPortUnknown(a, port))) return one('socket-client', 'a loopback port filled in at run time');
   // `http_proxy=http://127.0.0.1:8787 curl …`, `export ALL_PROXY=…; wget …`: the request goes to the proxy, tollgate.
   const proxy = [...scope.analysis.source.matchAll(/\b(?:https?|all|ftp)_proxy=("[^"]*"|'[^']*'|\S+)/gi)].find((m) => port !== null && namesLoopbackPort(m[1]!.replace(/^["']|["']$/g, ''), port));
@@ -411,13 +421,17 @@ export const commandRules: readonly CommandRule[] = [
       "node -e \"require('net').connect(8787, '127.0.0.1')\"", 'python3 -c "import os; os.kill(-1, 9)"', "node -e 'process.kill(-1)'", 'python3 -c "import os; os.kill(4000+242, 9)"',
       "python3 -c \"import subprocess; subprocess.run(['pkill','-f','ser'+'ve'])\"", "ruby -e 'Process.kill(:KILL, -1)'", "perl -e 'kill 9, -1'",
       "php -r '$s=stream_socket_client(\"unix:///home/agent/project/data/tollgate.sock\");'",
+      // Red team 5: host, path and port as separate arguments.
+      "python3 -c \"import os; pid=int(os.popen('pgrep -f hermes').read()); print(open(f'/proc/{pid}/environ').read())\"", "python3 -c \"open('/proc/4242/mem','rb')\"",
+      "python3 -c \"open('/proc/sys/kernel/yama/ptrace_scope','w').write('0')\"",
+      'ruby -rnet/http -e \'puts Net::HTTP.get("127.0.0.1", "/v1/approvals", 8787)\'', "ruby -rnet/http -e 'Net::HTTP.start(\"localhost\", 8787) { |h| h.post(\"/v1/approvals/a\", \"\") }'",
       // Red team 4: literals juxtaposed (awk, Python glue them), a file sourced from a folder the floor does not know.
       'awk \'BEGIN{system("rm -rf /srv/hermes-bot/plu" "gins")}\'', "python3 -c \"import os; os.system('tollgate ' 'approve x always')\"", 'awk \'BEGIN{system("rm -rf /srv/hermes-bot/plu""gins")}\'',
       'awk \'BEGIN{p="x"; system("rm -rf /srv/hermes-bot/" p "gins")}\'', 'awk \'BEGIN{system("rm -rf ~/.hermes/" p)}\'', 'cd "$(mktemp -d)" && . ./e.sh', 'cd - && source env.sh'],
     allows: ['source .venv/bin/activate', '. ./env.sh', 'python3 -c "print(\'data/keys\')"', 'python3 -c "print(1+1)"', "node -e 'console.log(process.version)'", "awk '{print $2}' notes.txt",
       'python3 -c "import os; os.kill(1234, 0)"', "cat > /tmp/a.py <<'EOF'\nprint('hi')\nEOF\npython3 /tmp/a.py",
       'curl -o x.tgz https://example.com/x.tgz && tar xzf x.tgz', 'echo aGk= | base64 -d > x.bin; cat x.bin', 'curl -o notes.txt https://example.com/n && python3 tool.py notes.txt',
-      "python3 -c \"import socket; socket.create_connection(('example.com', 443))\"", "python3 -c \"import socket; socket.create_connection(('localhost', 5432))\"",
+      "python3 -c \"import socket; socket.create_connection(('example.com', 443))\"", 'ruby -rnet/http -e \'puts Net::HTTP.get("127.0.0.1", "/health", 3000)\'', "python3 -c \"print(open('/proc/self/status').read())\"", "python3 -c \"print(open('/proc/sys/kernel/yama/ptrace_scope').read())\"", "python3 -c \"import socket; socket.create_connection(('localhost', 5432))\"",
       "python3 -c \"import os; os.kill(int(open('app.pid').read()), 15)\"", "python3 -c \"import subprocess; subprocess.run(['pkill','-f','vi'+'te'])\"",
       'awk \'{print $1 " " $2}\' notes.txt', 'awk \'BEGIN{system("echo " "hi")}\'', 'awk \'{print $1 "" $2}\' notes.txt', 'awk \'BEGIN { print "total" n }\'',
       'awk \'BEGIN{system("mkdir -p /tmp/out/" d)}\'', 'cd /home/agent/project && . ./env.sh', 'source /home/agent/.bashrc', 'source <(echo x=1)'],
@@ -427,8 +441,11 @@ export const commandRules: readonly CommandRule[] = [
     find: writesScript,
     stops: ["echo 'tollgate approve abc always' > /tmp/a.sh", "printf '#!/bin/sh\\npkill -f tollgate\\n' > /tmp/run", "cat > /tmp/a.py <<'EOF'\nimport os\nos.kill(4242, 9)\nEOF",
       // A .curlrc is read by every later curl (F11).
+      // Red team 5: keystrokes into the prompt and reaches of the guard's process, run later.
+      "echo 'tmux send-keys -t hermes o Enter' > /tmp/a.sh", "printf '#!/bin/sh\\nss -K dport = 8787\\n' > /tmp/k", "echo \"printf 'o\\n' > /dev/pts/0\" > /tmp/t.sh",
+      "echo 'sudo sysctl -w kernel.yama.ptrace_scope=0' > /tmp/p.sh",
       "echo 'unix-socket = \"/home/agent/project/data/tollgate.sock\"' > ~/.curlrc", "printf 'url = \"http://127.0.0.1:8787/v1/approvals\"\\n' > /home/agent/.curlrc"],
-    allows: ["echo 'npm test' > /tmp/a.sh", "echo 'tollgate approve x' > notes.md", "cat > /tmp/a.py <<'EOF'\nprint('hi')\nEOF", "echo 'silent' > ~/.curlrc"],
+    allows: ["echo 'tmux ls; tmux new -d -s build make' > /tmp/a.sh", "printf 'ss -tlnp\\necho hi > /dev/tty\\n' > /tmp/s.sh", "echo 'npm test' > /tmp/a.sh", "echo 'tollgate approve x' > notes.md", "cat > /tmp/a.py <<'EOF'\nprint('hi')\nEOF", "echo 'silent' > ~/.curlrc"],
   },
   {
     // Command text inside another program's option, config key, variable or input (table: embeddedCommands.ts).
@@ -467,6 +484,25 @@ export const commandRules: readonly CommandRule[] = [
       "curl 'https://example.com/[1-3].html'", "curl 'http://{a,b}.example.com/[1-99999].html'", 'curl http://127.0.0.1:$((3000+1))/', 'curl http://10.0.0.1.nip.io:8787/', 'docker run -p 8787:8787 img',
       "echo 'silent' > /tmp/rc; curl -K /tmp/rc https://example.com", 'curl https://example.com:$PORT/', 'https_proxy=http://proxy.corp.example:3128 curl https://example.com',
       "curl -K - https://example.com <<< 'silent'", 'curl http://localhost:3000/api/users/{1,2,3}'],
+  },
+  {
+    // Keystrokes into a terminal where Hermes asks its user (table: terminalInput.ts).
+    name: 'types-into-a-prompt-it-does-not-own',
+    find: (command) => one('answers-own-prompt', typesIntoTerminal(command)
+      ?? (interpreterPrograms.test(command.program) ? codeTypesIntoTerminal([...command.args, command.stdin ?? ''].join('\n')) : null)),
+    ...terminalInputExamples,
+  },
+  {
+    // Sockets destroyed, memory or descriptors opened, kernel protections lowered, the machine mounted (table: processReach.ts).
+    name: 'reaches-the-guard-process-another-way',
+    find: (command, scope) => one('reaches-guard-process', reachesGuardProcess(command, scope.index.facts.pid, scope.index.facts.httpPort)),
+    ...processReachExamples,
+  },
+  {
+    // NAT and filter rules on tollgate's port (table: portRedirects.ts).
+    name: 'redirects-traffic-on-the-guard-port',
+    find: (command, scope) => one('socket-client', redirectsGuardPort(command, scope.index.facts.httpPort)),
+    ...portRedirectExamples,
   },
 ];
 

@@ -187,11 +187,19 @@ const guardedCommandLines = ['node /usr/lib/node_modules/tollgate/bin/tollgate.m
   'python3 -m hermes_cli.main gateway run', 'python -m hermes_cli.main'];
 // $PPID from the agent's terminal is the runtime itself. A pid file counts when its name is the guard's or a
 // glob (`/run/*.pid`): `kill $(cat app.pid)` in another project is ordinary work.
-const guardedWords = /tollgate|hermes|gateway|\bnode\b|[*?\]]\.pid\b|pgrep|pidof|PPID/;
+// `ps -o ppid= -p $$`, `awk '{print $4}' /proc/$$/stat`, `grep PPid /proc/self/status`: the runtime's pid, read another way.
+const guardedWords = /tollgate|hermes|gateway|\bnode\b|[*?\]]\.pid\b|pgrep|pidof|PPID|(?<!--)\bppid\b|PPid|\/proc\/(?:\$\$|self|\$BASHPID)\/stat\b/;
 
 const pkillGrammar = { shortWithValue: 'gGPstuUFn', longWithValue: ['signal', 'pgroup', 'group', 'parent', 'session', 'terminal', 'euid', 'uid', 'pidfile', 'ns', 'nslist'] };
 const killallGrammar = { shortWithValue: 'sunoyZ', longWithValue: ['signal', 'user', 'older-than', 'younger-than', 'context'] };
 const stopVerbs = new Set(['stop', 'kill', 'restart', 'try-restart', 'reload-or-restart', 'try-reload-or-restart', 'disable', 'mask', 'isolate', 'reload', 'freeze', 'clean', 'revert']);
+
+/**
+ * pkill's and killall's arguments without a leading signal (`-STOP`, `-SIGTSTP`, `-19`): read as bundled letters,
+ * `-STOP` would end in -P taking the pattern as its value. Pausing a process stops it as surely as killing it.
+ */
+const withoutSignal = (args: readonly string[]): readonly string[] => (signalOption.test(args[0] ?? '') ? args.slice(1) : args);
+const signalOption = /^-(?:\d+|(?:SIG)?(?:HUP|INT|QUIT|ILL|TRAP|ABRT|IOT|BUS|FPE|KILL|USR[12]|SEGV|PIPE|ALRM|TERM|STKFLT|CHLD|CLD|CONT|STOP|TSTP|TTIN|TTOU|URG|XCPU|XFSZ|VTALRM|PROF|WINCH|IO|POLL|PWR|SYS|RTMIN|RTMAX)(?:[+-]\d+)?)$/i;
 
 /** A signal or service-manager command aimed at tollgate's daemon or at Hermes. */
 export const killsGuard = (command: SimpleCommand, analysis: ShellAnalysis, pid: number | null): boolean => {
@@ -216,7 +224,11 @@ export const killsGuard = (command: SimpleCommand, analysis: ShellAnalysis, pid:
       // skill's expressions are names, users, pids and terminals, in any order.
       return args.some((a) => !a.startsWith('-') && (namesPid(a, pid) || guardedNames.includes(programName(a)) || /[$`]/.test(a)));
     case 'gdb': case 'strace': case 'ltrace': case 'gcore': case 'renice': case 'prlimit': case 'perf': case 'lldb': case 'pstack': case 'eu-stack':
-    case 'taskset': case 'ionice': case 'chrt': case 'cpulimit': {
+    case 'taskset': case 'ionice': case 'chrt': case 'cpulimit':
+    // Profilers and injectors that attach to a running Python or Node (py-spy dump reads Hermes' memory), and
+    // tools that take a process over: its terminal (reptyr), its namespaces (nsenter), a dump that ends it (criu).
+    case 'py-spy': case 'pyrasite': case 'pystack': case 'austin': case 'memray': case 'rbspy': case 'frida': case 'frida-trace':
+    case 'gdbserver': case 'bpftrace': case 'nsenter': case 'criu': case 'reptyr': {
       // Attaching a debugger or tracer, renicing or starving it of CPU or I/O stops or changes the process it names.
       const values = args.flatMap((a) => a.replace(/^--?[a-z-]+=/, '').split(','));
       return values.some((v) => namesPid(v, pid) || (/[$`]/.test(v) && guardedWords.test(v)));
@@ -229,7 +241,7 @@ export const killsGuard = (command: SimpleCommand, analysis: ShellAnalysis, pid:
       return ['stop', 'restart', 'remove', 'shutdown', 'signal'].includes(words[0] ?? '') && (words[0] === 'shutdown' || words.slice(1).some((w) => /tollgate|hermes|^all$/i.test(w)));
     }
     case 'pkill': {
-      const options = parseOptions(args, pkillGrammar);
+      const options = parseOptions(withoutSignal(args), pkillGrammar);
       if (options.short.has('F') || options.long.has('pidfile')) return true;
       // `pkill -P 1`: children of init, where a daemon started with nohup … & ends up.
       const parents = [options.short.get('P'), options.long.get('parent')].filter((v): v is string => typeof v === 'string').flatMap((v) => v.split(','));
@@ -240,7 +252,7 @@ export const killsGuard = (command: SimpleCommand, analysis: ShellAnalysis, pid:
       return matchesAny(pattern, options.short.has('f') || options.long.has('full') ? [...guardedCommandLines, ...guardedNames] : guardedNames, flags);
     }
     case 'killall': {
-      const options = parseOptions(args, killallGrammar);
+      const options = parseOptions(withoutSignal(args), killallGrammar);
       const regex = options.short.has('r') || options.long.has('regexp');
       return options.operands.some((name) => regex ? matchesAny(name, guardedNames, options.short.has('I') ? 'i' : '') : /[$`]/.test(name) || guardedNames.includes(programName(name)));
     }

@@ -10,8 +10,12 @@ import { codeReachesLoopbackPort, connectsSomewhere, literalPortUnknown, signals
 import { namesLoopbackPort } from './loopbackHosts.ts';
 import { foldLiterals, isPlainRead, pythonStringLiterals, withoutPrintedLiterals } from './pythonCode.ts';
 import { hitInText, hitOf } from './shellScope.ts';
+import { codeReachesProcess, reachesGuardProcess } from './processReach.ts';
+import { codeTypesIntoTerminal, typesIntoTerminal } from './terminalInput.ts';
+import { programName } from '../../shell/programName.ts';
+import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 
-export type CodeFindingId = 'kill-guard' | 'hidden-command' | 'socket-client' | 'tollgate-control-command' | 'hermes-control' | 'read-secret' | 'write-protected-path';
+export type CodeFindingId = 'answers-own-prompt' | 'reaches-guard-process' | 'kill-guard' | 'hidden-command' | 'socket-client' | 'tollgate-control-command' | 'hermes-control' | 'read-secret' | 'write-protected-path';
 
 export interface CodeFinding {
   readonly id: CodeFindingId;
@@ -98,6 +102,10 @@ const codeFindings = (code: string, index: ProtectionIndex, context: PathContext
   const folded = foldLiterals(code);
   if (killCall.test(folded) && (pidIn(folded, pid) || guardedProcessWords.test(folded))) findings.push({ id: 'kill-guard', what: 'a signal to the daemon or Hermes' });
   else if (signalsEveryone(folded, pid)) findings.push({ id: 'kill-guard', what: 'a signal to every process of the user, the daemon among them' });
+  const typed = codeTypesIntoTerminal(folded);
+  if (typed !== null) findings.push({ id: 'answers-own-prompt', what: typed });
+  const reached = codeReachesProcess(folded, pid);
+  if (reached !== null) findings.push({ id: 'reaches-guard-process', what: reached });
   if ((decoding.test(folded) && running.test(folded)) || decodedPath.test(folded) || runsForeignCode.test(folded)) findings.push({ id: 'hidden-command', what: 'code that runs what it decoded or loaded' });
   const literals = pythonStringLiterals(code);
   if (httpPort !== null && (literals.some((l) => namesLoopbackPort(l, httpPort)) || codeReachesLoopbackPort(folded, httpPort) || literalPortUnknown(literals, folded, httpPort)))
@@ -156,6 +164,29 @@ const killLineReachesGuard = (text: string, pid: number | null): boolean =>
     return killWordsReachGuard(words, pid);
   });
 
+const wrappers: ReadonlySet<string> = new Set(['sudo', 'env', 'nohup', 'exec', 'command', 'time', 'nice', 'setsid', 'stdbuf']);
+
+/** A script's commands read roughly (blank-split words, `> target` as a redirect, a `|` before as a pipe), for the one-command rows. */
+const roughCommands = (text: string): SimpleCommand[] => {
+  const out: SimpleCommand[] = [];
+  for (const part of text.split(/(?=\|)|[\n;&]+/)) {
+    const piped = part.startsWith('|');
+    const words = part.replace(/^\|+/, '').trim().split(/\s+/).map((w) => w.replace(/^['"]|['"]$/g, '')).filter((w) => w !== '');
+    while (words.length > 0 && (wrappers.has(words[0]!) || /^[A-Za-z_]\w*=/.test(words[0]!))) words.shift();
+    if (words.length === 0) continue;
+    const redirects: { op: string; target: string }[] = [];
+    const args: string[] = [];
+    for (let i = 1; i < words.length; i++) {
+      const r = /^(\d*>>?|<<?<?)(.*)$/.exec(words[i]!);
+      if (r === null) { args.push(words[i]!); continue; }
+      const target = r[2] !== '' ? r[2]! : words[++i] ?? '';
+      redirects.push({ op: r[1]!.replace(/^\d+/, ''), target });
+    }
+    out.push({ program: programName(words[0]!), programPath: words[0]!, args, redirects, pipedFrom: piped ? ['?'] : [], via: [], text: part.trim() });
+  }
+  return out;
+};
+
 /** The first word with an expansion and a folder in it that names a protected file (of a Hermes home, say) as a path would. */
 const unknownPartHit = (line: string, context: PathContext, index: ProtectionIndex): PathHit | null => {
   for (const token of line.match(/[^\s'"(),;=[\]{}<>|&]+/g) ?? []) {
@@ -176,6 +207,13 @@ export const shellTextFindings = (text: string, index: ProtectionIndex, context:
   if (/\|\s*(?:ba|z|da|k)?sh\b/.test(text) && /\b(?:base64|xxd|curl|wget)\b/.test(text)) findings.push({ id: 'hidden-command', what: 'decoded or downloaded text run by a shell' });
   const port = index.facts.httpPort;
   if (port !== null && text.split(/[\s'"]+/).some((w) => namesLoopbackPort(w, port))) findings.push({ id: 'socket-client', what: `127.0.0.1:${port}` });
+  // Keystrokes into another terminal and other reaches of the guard's process, command by command.
+  for (const command of roughCommands(text)) {
+    const typed = typesIntoTerminal(command);
+    if (typed !== null) { findings.push({ id: 'answers-own-prompt', what: typed }); break; }
+    const reached = reachesGuardProcess(command, index.facts.pid, port);
+    if (reached !== null) { findings.push({ id: 'reaches-guard-process', what: reached }); break; }
+  }
   for (const line of text.split('\n')) {
     let hit = hitInText(line, context, index);
     if (hit === null) continue;

@@ -171,3 +171,12 @@ export const curlReachesLoopbackPort = (word: string, port: number): boolean => 
   if (variants === null) return true;
   return variants.some((v) => namesLoopbackPort(v, port) || loopbackPortUnknown(v, port));
 };
+
+/** HTTPie and xh, which read a URL that starts with `:` as one on localhost (`:8787/x`, `:/x` for port 80). */
+export const localShorthandClients: ReadonlySet<string> = new Set(['http', 'https', 'xh', 'xhs', 'httpie']);
+
+/** The URL such a client's `:PORT/path` stands for (`http://localhost:PORT/path`), else the word unchanged. */
+export const expandLocalShorthand = (word: string): string => {
+  const m = /^:([0-9]*|\$[^/]*|`[^/]*)(\/.*)?$/.exec(word);
+  return m === null ? word : `http://localhost:${m[1] === '' ? '80' : m[1]}${m[2] ?? '/'}`;
+};

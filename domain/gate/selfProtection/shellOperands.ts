@@ -4,6 +4,7 @@
  * the short read-only list is taken to write every path it names: `vim tollgate.yaml`, `sqlite3 data/ledger.db`,
  * `python3 tool.py ~/.hermes/config.yaml` are all writes as far as the floor knows.
  */
+import { containerMounts } from './processReach.ts';
 import { parseOptions } from '../../shell/commandOptions.ts';
 import { writtenFiles } from '../../shell/commandFacts.ts';
 import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
@@ -149,10 +150,12 @@ const programOperands = (command: SimpleCommand): Operands => {
       return { ...none, reads: words, readOnly: false, writes: operands.slice(1, 2) };
     }
     // A host folder mounted into a container is as writable there as here (`docker run -v $PWD:/w … rm -rf /w/data`).
-    case 'docker': case 'podman': {
-      const hosts = args.flatMap((a, i) => (a === '-v' || a === '--volume') && args[i + 1] !== undefined ? [args[i + 1]!] : /^(?:-v|--volume=)(.+)$/.exec(a)?.slice(1) ?? [])
-        .filter((v) => !/:ro(?:,|$)/.test(v)).map((v) => v.split(':')[0]!).filter((h) => /^[/.~$]/.test(h));
-      return hosts.length === 0 ? writeAll(words) : { ...writeAll(words), fills: hosts };
+    // `--mount type=bind,source=H,target=C` too; a read-only mount still reads the keys below it.
+    case 'docker': case 'podman': case 'nerdctl': {
+      const mounts = containerMounts(args).filter((m) => /^[/.~$]/.test(m.host));
+      if (mounts.length === 0) return writeAll(words);
+      const hosts = mounts.filter((m) => !m.readOnly).map((m) => m.host);
+      return { ...writeAll(words), fills: hosts, treeReads: mounts.filter((m) => m.readOnly).map((m) => m.host) };
     }
     // A recursive search prints what it finds; one that prints only names or counts (-l, -L, -c, -q, --files) does not.
     case 'grep': case 'egrep': case 'fgrep': case 'rg': case 'ag': {
