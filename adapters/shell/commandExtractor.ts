@@ -26,6 +26,9 @@ export const maxNestingDepth = 16;
 const maxTreeLevel = 400;
 /** Wrappers peeled from one command (`sudo nice nohup ...`). */
 const maxWrappers = 32;
+/** Functions remembered for their calls, and calls walked again with their arguments, per line. */
+const maxFunctions = 32;
+const maxFunctionCalls = 16;
 /** Commands reported for one line. */
 const maxCommands = 5000;
 
@@ -437,7 +440,8 @@ export class CommandExtractor {
         const before = this.commands.length;
         if (word.childCount > 0) this.visit(word, scope, level + 1);
         if (type === 'command_name') { programChoices = this.programChoices(word, source, before, scope); programNode = word; }
-        const values = this.argumentValues(word, source, before, type !== 'command_name', scope);
+        // An unquoted expansion in command position splits too (`mapfile a <<< x; ${a[0]} …`), unless it named choices.
+        const values = this.argumentValues(word, source, before, type !== 'command_name' || programChoices === undefined, scope);
         if (quotedTypes.has(kindOf(word).type)) for (const value of values) if (mayDeferCode(value)) this.walkDeferred(value, undefined, scope, child.startIndex, level);
         // Nodes with no space between them are one shell word.
         if (child.startIndex === lastEnd && words.length > 0 && values.length === 1) words[words.length - 1] += values[0]!;
@@ -459,7 +463,7 @@ export class CommandExtractor {
       const split = splitOnIfs(words);
       const reported = this.emit(split, commandScope, text, stdin, node.startIndex, level);
       // A program word the line does not determine is also judged as each guard program its arguments would reach.
-      const unquotedGlob = programNode !== undefined && !/['"\\]/.test(textOf(scope, programNode));
+      const unquotedGlob = () => programNode !== undefined && !/['"\\]/.test(textOf(scope, programNode));
       for (const candidate of candidatesFor(split[0]!, unquotedGlob, split.slice(1)))
         this.emit([candidate, ...split.slice(1)], { ...commandScope, via: [...commandScope.via, `candidate ${candidate} for ${split[0]}`] }, text, stdin, node.startIndex, level);
       return reported;
@@ -475,7 +479,8 @@ export class CommandExtractor {
    */
   private argumentValues(word: Node, source: string, firstCommand: number, split = true, scope?: Scope): string[] {
     const type = kindOf(word).type;
-    const positional = scope && source.includes('$') ? this.positionalChoices(source.slice(word.startIndex, word.endIndex), scope) : undefined;
+    const opening = source[word.startIndex];
+    const positional = scope && (opening === '$' || opening === '"') ? this.positionalChoices(source.slice(word.startIndex, word.endIndex), scope) : undefined;
     if (positional?.length === 1) return positional[0]!;
     if (type === 'command_substitution' && this.commands.length === firstCommand + 1) {
       const output = staticOutput(this.commands[firstCommand]!);
@@ -675,6 +680,7 @@ export class CommandExtractor {
     }
     for (const script of invocation.scripts) this.script(script.source, here, script.via, feed, index, level);
     if (reported) this.followEffects(reported, here, feed, index, level);
+    if (reported && this.functionBodies.size > 0) this.callFunction(reported, here, index, level);
     return reported;
   }
 
@@ -798,6 +804,24 @@ export class CommandExtractor {
     const inner = this.nested(scope, label, node.startIndex);
     if (!inner) return;
     for (const child of node.namedChildren) if (child.type !== 'word') this.visit(child, inner, level + 1);
+    const body = node.childForFieldName('body');
+    if (name && body && this.functionBodies.size < maxFunctions) this.functionBodies.set(wordValue(name, scope.source), textOf(scope, body));
+  }
+
+  /** Bodies of the functions the line defines, by name, walked again where a call gives them arguments. */
+  private readonly functionBodies = new Map<string, string>();
+  private functionCalls = 0;
+
+  /**
+   * `run() { $1 $2; }; run hermes plugins disable`: the body runs with the call's words as `$1`, `"$@"` …, so it is
+   * walked again with them (not inside its own call, and a bounded number of times per line).
+   */
+  private callFunction(command: SimpleCommand, scope: Scope, index: number, level: number): void {
+    const body = this.functionBodies.get(command.programPath);
+    const label = `call ${command.programPath}`;
+    if (body === undefined || command.args.length === 0 || scope.via.includes(label) || this.functionCalls >= maxFunctionCalls) return;
+    this.functionCalls++;
+    this.state.withPositional([...command.args], () => this.script(body, scope, label, undefined, index, level));
   }
 }
 
@@ -811,7 +835,14 @@ const deferredEnd = 'TOLLGATE_DEFERRED_TEXT_END';
 const quotedDescendants = (node: Node, depth = 0): Node[] =>
   depth > 8 ? [] : node.namedChildren.flatMap((child) => (quotedTypes.has(kindOf(child).type) ? [child] : quotedDescendants(child, depth + 1)));
 
-const inFunction = (scope: Scope): boolean => scope.via.some((label) => label.startsWith('function '));
+/** Inside a function's body as defined (not as a call walks it), `$1` and `"$@"` are arguments not known here. */
+const inFunction = (scope: Scope): boolean => {
+  for (let i = scope.via.length - 1; i >= 0; i--) {
+    if (scope.via[i]!.startsWith('call ')) return false;
+    if (scope.via[i]!.startsWith('function ')) return true;
+  }
+  return false;
+};
 
 /** The words `set` makes the positional parameters (`set -e -- a b`, `set -o pipefail x`), or undefined when it sets none. */
 const positionalWords = (args: readonly string[]): readonly string[] | undefined => {

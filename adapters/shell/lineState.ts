@@ -219,6 +219,19 @@ export class LineState implements ParameterFacts {
     if (lists.length < 16) this.positionalLists = [...lists, words];
   }
 
+  /** Runs `body` with the positional parameters a function call gives, then puts the line's own back. */
+  withPositional<T>(words: string[], body: () => T): T {
+    const saved = { lists: this.positionalLists, known: this.positionalKnown };
+    this.positionalLists = [words];
+    this.positionalKnown = !words.some((word) => /[$`]/.test(word));
+    try {
+      return body();
+    } finally {
+      this.positionalLists = saved.lists;
+      this.positionalKnown = saved.known;
+    }
+  }
+
   /** `shift N`: followed on a straight line for a known list. */
   shiftPositional(count: number | null, sequential: boolean): void {
     if (this.positionalLists === undefined) return;

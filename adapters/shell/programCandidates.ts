@@ -53,8 +53,8 @@ export const programCandidates: readonly ProgramCandidate[] = [
 const globChars = /[*?[]/;
 
 /** The candidates a program word stands for, or none when the word is known (most words). */
-export const candidatesFor = (word: string, unquotedGlob: boolean, args: readonly string[]): readonly string[] => {
-  if (unquotedGlob && globChars.test(word)) {
+export const candidatesFor = (word: string, unquotedGlob: () => boolean, args: readonly string[]): readonly string[] => {
+  if (globChars.test(word) && unquotedGlob()) {
     const name = word.slice(word.lastIndexOf('/') + 1);
     const glob = compileGlob(name);
     const names = programCandidates.flatMap((c) => [c.program, ...(c.names ?? [])]);

@@ -164,6 +164,11 @@ describe('shell parameter operations on values known on the line', () => {
     expect(printed('set -e -- a b; shift', '"$@"')).to.equal('<b>');
     expect(printed('set -- a; f() { :; }', '"${@}"')).to.equal('<a>');
     expect(printed('set -- a; shift $N', '"$@"')).to.equal('<$@>');
+    // A function's body as a call runs it: `$1` and `"$@"` are the call's words there, and the line's own after it.
+    const calls = (line: string) => analyze(line).commands.map((c) => [c.programPath, ...c.args].join(' '));
+    expect(calls("run() { $1 \"$2\" ${3}; }; run tollgate approve a1")).to.include("tollgate approve a1");
+    expect(calls('f() { "$@"; }; set -- ls; f hermes plugins disable; "$@" -la')).to.include.members(['hermes plugins disable', 'ls -la']);
+    expect(calls('f() { f "$@"; }; f x').length).to.be.lessThan(40);
     // Not determined by the line: another IFS, a backslash read without -r, a delimiter, an unknown word.
     expect(printed("IFS=:; read -r P <<< 'a:b'", '$P')).to.equal('<$P>');
     expect(printed("read P <<< 'a\\b'", '$P')).to.equal('<$P>');
