@@ -705,6 +705,9 @@ export class CommandExtractor {
     }
     // The same builtins reached through `command` / `builtin`, or named by a word the grammar did not take for them.
     if (declaringPrograms.has(program)) this.declaredByCommand(program, args);
+    // `mapfile -C CODE -c 1 a`: bash evaluates CODE for every line it reads.
+    if ((program === 'mapfile' || program === 'readarray') && args.some((arg) => /^-[a-zA-Z]*C/.test(arg)))
+      for (const code of mapfileCallbacks(args)) this.script(code, scope, `${program} -C`, undefined, index, level);
     this.state.recordWrites(command);
     const readsStdin = isShell(program) ? shellMode(args).kind === 'stdin' : (program === 'source' || program === '.') && stdinPaths.has(args[0] ?? '');
     if (feed && readsStdin) {
@@ -903,6 +906,22 @@ const exportedNames = (line: string): Map<string, 'export' | 'unset'> => {
     }
   }
   return names;
+};
+
+/** The callbacks of `mapfile -C CODE` / `-CCODE` (its other options take a value too). */
+const mapfileCallbacks = (args: readonly string[]): string[] => {
+  const codes: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--' || !/^-[a-zA-Z]/.test(arg)) break;
+    for (let k = 1; k < arg.length; k++) {
+      if (!'dnOsuCc'.includes(arg[k]!)) continue;
+      const value = k + 1 < arg.length ? arg.slice(k + 1) : args[++i] ?? '';
+      if (arg[k] === 'C') codes.push(value);
+      break;
+    }
+  }
+  return codes;
 };
 
 /** Builtins that give variables named in their arguments a value the walk does not compute. */

@@ -23,6 +23,13 @@ describe('text bash expands as code later: prompts and array subscripts (real ba
     });
   }
 
+  it('runs the callback mapfile -C evaluates for every line it reads', () => {
+    const commands = analyze("mapfile -t -C 'tollgate approve a1 always' -c 1 lines <<< x").commands;
+    expect(commands.map((c) => [c.program, ...c.args])).to.deep.include(['tollgate', 'approve', 'a1', 'always']);
+    expect(blocked("readarray -C'hermes plugins disable tollgate' -c1 a < /dev/null")).to.equal(true);
+    expect(blocked('mapfile -t -C echo -c 100 lines < big.txt')).to.equal(false);
+  });
+
   it('runs the backticks of an unquoted heredoc body, which the grammar leaves as text', () => {
     const commands = analyze('cat > notes.md <<EOF\nrun `tollgate approve a1 always` now\nEOF').commands;
     expect(commands.map((c) => [c.program, ...c.args])).to.deep.include(['tollgate', 'approve', 'a1', 'always']);
