@@ -18,6 +18,8 @@ export interface ProgramCandidate {
 }
 
 const guardWords = /tollgate|hermes|gateway/i;
+const killOption = /^-(?:[0-9]{1,2}|[A-Z][A-Z0-9+-]*|s|n|f|-signal(?:=.*)?)$/;
+const pidSubstitution = /^(?:\$\(|`)\s*(?:pgrep|pidof|cat\s+\S*\.pid)/;
 const hermesSettingWords = /approval|yolo|plugin|hook|tollgate|safe|secur|gateway|permission/i;
 const operands = (args: readonly string[]): string[] => args.filter((arg) => !arg.startsWith('-'));
 
@@ -43,9 +45,12 @@ export const programCandidates: readonly ProgramCandidate[] = [
   },
   ...['pkill', 'killall', 'kill'].map((program): ProgramCandidate => ({
     program,
-    reaches: (args) => args.some((arg) => guardWords.test(arg)),
-    stops: [`$K -f 'tollgate.mjs serve'`, '$K -9 $(pgrep -f tollgate)', '$(cat /tmp/k) hermes'],
-    allows: ['$K -f vite', '$EDITOR notes.txt', '$PAGER build.log', '$PAGER tollgate.log', '$CAT data/hermes-notes.txt'],
+    // A kill names its target with a signal or -f, or takes the pids a substitution finds: a plain file argument
+    // (`$EDITOR src/gateway.ts`) is no kill.
+    reaches: (args) => args.some((arg) => guardWords.test(arg)) && args.some((arg) => killOption.test(arg) || pidSubstitution.test(arg)),
+    stops: [`$K -f 'tollgate.mjs serve'`, '$K -9 $(pgrep -f tollgate)', '$(cat /tmp/k) -KILL hermes', '$K -s TERM $(pidof hermes)'],
+    allows: ['$K -f vite', '$EDITOR notes.txt', '$PAGER build.log', '$PAGER tollgate.log', '$CAT data/hermes-notes.txt', '$EDITOR src/gateway.ts',
+      '$PY -m pytest tests/test_gateway.py', '"$NODE" scripts/hermes-report.js'],
   })),
 ];
 
