@@ -8,7 +8,10 @@ import type { Node, Parser } from 'web-tree-sitter';
 import type { Redirect, SimpleCommand } from '../../domain/shell/shellAnalysis.ts';
 import { programName } from '../../domain/shell/programName.ts';
 import { isShell, shellMode, stdinPaths } from '../../domain/shell/shellInvocation.ts';
+import { builtinValues } from './builtinValues.ts';
 import { describeInvocation } from './commandWrappers.ts';
+import { deferredTexts, mayDeferCode } from './deferredCode.ts';
+import { candidatesFor } from './programCandidates.ts';
 import { LineState } from './lineState.ts';
 import { kindOf } from './nodeKind.ts';
 import { isShellScript, scriptFile } from './scriptFiles.ts';
@@ -23,6 +26,9 @@ export const maxNestingDepth = 16;
 const maxTreeLevel = 400;
 /** Wrappers peeled from one command (`sudo nice nohup ...`). */
 const maxWrappers = 32;
+/** Functions remembered for their calls, and calls walked again with their arguments, per line. */
+const maxFunctions = 32;
+const maxFunctionCalls = 16;
 /** Commands reported for one line. */
 const maxCommands = 5000;
 
@@ -214,10 +220,12 @@ export class CommandExtractor {
       case 'function_definition':
         this.functionDefinition(node, scope, level);
         return undefined;
-      case 'variable_assignment':
+      case 'variable_assignment': {
+        const first = this.commands.length;
         this.visitChildren(node, scope, level);
-        this.assign(node, scope);
+        this.assign(node, scope, first, level);
         return undefined;
+      }
       case 'expansion': {
         // `${P:=x}` / `${P=x}` assign P when it is empty / unset: a P known to be empty is then no longer known.
         const match = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(:?)=/.exec(scope.source.slice(node.startIndex, Math.min(node.endIndex, node.startIndex + 260)));
@@ -233,6 +241,10 @@ export class CommandExtractor {
         // `declare -n P=Q`, `declare -u P`, `readonly P`, `unset P`: read as the builtin run with these words.
         const verb = scope.source.slice(node.startIndex, node.firstChild?.endIndex ?? node.startIndex);
         const args = node.namedChildren.map((child) => this.declarationWord(child, scope));
+        // `unset 'a[$(…)]'`, `declare -p 'a[$(…)]'`: a name's subscript is expanded when the builtin runs.
+        node.namedChildren.forEach((child, i) => {
+          if (kindOf(child).type !== 'variable_assignment' && mayDeferCode(args[i]!)) this.walkDeferred(args[i]!, undefined, scope, child.startIndex, level);
+        });
         const references = type === 'declaration_command' && args.some((arg) => /^-[a-zA-Z]*n/.test(arg));
         this.declareBefore(verb, args);
         const children = node.namedChildren;
@@ -271,6 +283,12 @@ export class CommandExtractor {
         // `bash <(echo '...')` runs what the substitution prints: remember it as the content of that "file".
         const output = this.commands.length === first + 1 ? staticOutput(this.commands[first]!) : undefined;
         if (type === 'process_substitution' && output !== undefined) this.state.rememberFile(textOf(scope, node), output);
+        return undefined;
+      }
+      case 'test_command': {
+        // `[[ -v 'a[$(…)]' ]]`, `[ -v 'a[…]' ]`: a quoted name's subscript is expanded when the test runs.
+        if (node.childCount > 0) this.visitChildren(node, scope, level);
+        if (mayDeferCode(textOf(scope, node))) for (const quoted of quotedDescendants(node)) this.walkDeferred(wordValue(quoted, scope.source, this.state.lookup), undefined, scope, quoted.startIndex, level);
         return undefined;
       }
       case 'subshell':
@@ -382,7 +400,8 @@ export class CommandExtractor {
 
   /** Reads one redirection; substitutions in its target or heredoc body are walked as they run. */
   private redirect(node: Node, scope: Scope, level: number): ReadRedirect {
-    return readRedirect(node, scope.source, this.state.lookup, (inner) => this.visit(inner, scope, level + 1));
+    return readRedirect(node, scope.source, this.state.lookup, (inner) => this.visit(inner, scope, level + 1),
+      (code) => this.script(code, scope, '`...`', undefined, node.startIndex, level));
   }
 
   private command(node: Node, scope: Scope, level: number, tail: Tail): SimpleCommand | undefined {
@@ -392,6 +411,7 @@ export class CommandExtractor {
     const redirects: Redirect[] = [];
     let feed: Feed | undefined;
     let programChoices: string[][] | undefined;
+    let programNode: Node | undefined;
     let lastEnd = -1;
     for (const child of node.children) {
       const { type, named } = kindOf(child);
@@ -401,6 +421,12 @@ export class CommandExtractor {
         // A prefix assignment only sets the command's environment: visited for substitutions, not recorded.
         assignments.push(source.slice(child.startIndex, child.endIndex));
         if (child.childCount > 0) this.visitChildren(child, scope, level + 1);
+        const prefixName = child.childForFieldName('name');
+        const prefixValue = child.childForFieldName('value');
+        if (prefixName && prefixValue) {
+          const text = wordValue(prefixValue, source, this.state.lookup);
+          if (mayDeferCode(text)) this.walkDeferred(text, textOf(scope, prefixName), scope, child.startIndex, level);
+        }
       } else if (redirectTypes.has(type)) {
         const read = this.redirect(child, scope, level);
         redirects.push(...read.redirects);
@@ -413,8 +439,10 @@ export class CommandExtractor {
         const word = type === 'command_name' ? (child.firstNamedChild ?? child) : child;
         const before = this.commands.length;
         if (word.childCount > 0) this.visit(word, scope, level + 1);
-        if (type === 'command_name') programChoices = this.programChoices(word, source, before);
-        const values = this.argumentValues(word, source, before, type !== 'command_name');
+        if (type === 'command_name') { programChoices = this.programChoices(word, source, before, scope); programNode = word; }
+        // An unquoted expansion in command position splits too (`mapfile a <<< x; ${a[0]} …`), unless it named choices.
+        const values = this.argumentValues(word, source, before, type !== 'command_name' || programChoices === undefined, scope);
+        if (quotedTypes.has(kindOf(word).type)) for (const value of values) if (mayDeferCode(value)) this.walkDeferred(value, undefined, scope, child.startIndex, level);
         // Nodes with no space between them are one shell word.
         if (child.startIndex === lastEnd && words.length > 0 && values.length === 1) words[words.length - 1] += values[0]!;
         else words.push(...values);
@@ -431,7 +459,15 @@ export class CommandExtractor {
     };
     const text = source.slice(node.startIndex, node.endIndex);
     const stdin = feed ?? tail.stdin ?? scope.stdin;
-    if (!programChoices) return this.emit(splitOnIfs(words), commandScope, text, stdin, node.startIndex, level);
+    if (!programChoices) {
+      const split = splitOnIfs(words);
+      const reported = this.emit(split, commandScope, text, stdin, node.startIndex, level);
+      // A program word the line does not determine is also judged as each guard program its arguments would reach.
+      const unquotedGlob = () => programNode !== undefined && !/['"\\]/.test(textOf(scope, programNode));
+      for (const candidate of candidatesFor(split[0]!, unquotedGlob, split.slice(1)))
+        this.emit([candidate, ...split.slice(1)], { ...commandScope, via: [...commandScope.via, `candidate ${candidate} for ${split[0]}`] }, text, stdin, node.startIndex, level);
+      return reported;
+    }
     // The program is named at run time from values seen earlier in the line: each of them may run.
     const args = splitOnIfs(words.slice(1));
     return programChoices.map((program) => this.emit([...program, ...args], commandScope, text, stdin, node.startIndex, level))[0];
@@ -441,8 +477,11 @@ export class CommandExtractor {
    * The words one argument node becomes: `$(echo /)` becomes what echo prints, split as the shell splits an
    * unquoted substitution; an unquoted `{a,b}` becomes both words. Anything else is one word.
    */
-  private argumentValues(word: Node, source: string, firstCommand: number, split = true): string[] {
+  private argumentValues(word: Node, source: string, firstCommand: number, split = true, scope?: Scope): string[] {
     const type = kindOf(word).type;
+    const opening = source[word.startIndex];
+    const positional = scope && (opening === '$' || opening === '"') ? this.positionalChoices(source.slice(word.startIndex, word.endIndex), scope) : undefined;
+    if (positional?.length === 1) return positional[0]!;
     if (type === 'command_substitution' && this.commands.length === firstCommand + 1) {
       const output = staticOutput(this.commands[firstCommand]!);
       if (output !== undefined) return output.split(/[ \t\n]+/).filter((part) => part !== '');
@@ -463,9 +502,11 @@ export class CommandExtractor {
    * The programs an unquoted `$NAME` or `$(echo NAME)` in command position may name, split into words as the
    * shell would (`X='rm -rf'; $X /`); undefined when it is not such a word or nothing is known about it.
    */
-  private programChoices(word: Node, source: string, firstCommand: number): string[][] | undefined {
+  private programChoices(word: Node, source: string, firstCommand: number, scope: Scope): string[][] | undefined {
     let values: readonly string[] = [];
     const type = kindOf(word).type;
+    const positional = this.positionalChoices(source.slice(word.startIndex, word.endIndex), scope)?.filter((choice) => choice.length > 0);
+    if (positional !== undefined && positional.length > 1) return positional.slice(0, 16);
     if (type === 'simple_expansion' || type === 'expansion') {
       const name = expandedVariable(word, source);
       values = name === undefined ? [] : this.state.valuesOf(name);
@@ -481,7 +522,7 @@ export class CommandExtractor {
    * Records `NAME=value` (also under export/local/declare) when the value is known text, `a=(x y)` with its
    * elements, and follows `NAME+=x`, `a+=(z)` and `a[1]=v` on a line that runs straight.
    */
-  private assign(node: Node, scope: Scope): void {
+  private assign(node: Node, scope: Scope, firstCommand = this.commands.length, level = 0): void {
     const name = node.childForFieldName('name');
     const value = node.childForFieldName('value');
     if (!name) return;
@@ -495,10 +536,22 @@ export class CommandExtractor {
       else this.state.assignArray(variable, elements, this.straight());
       return;
     }
-    const text = value ? wordValue(value, scope.source, this.state.lookup) : '';
+    const text = value ? this.substitutedValue(value, scope, firstCommand) ?? wordValue(value, scope.source, this.state.lookup) : '';
+    if (mayDeferCode(text)) this.walkDeferred(text, variable, scope, node.startIndex, level);
     if (appends) { this.state.appendScalar(variable, /[$`]/.test(text) ? null : text, this.straight()); return; }
     if (/[$`]/.test(text)) { this.state.assignedUnknown(variable); return; }
     this.state.remember(variable, text);
+  }
+
+  /**
+   * `c=$(printf '\x68ermes')`: a value that is the whole output of one command whose output the line determines
+   * (echo, printf, cat of a heredoc), trailing newlines dropped as the shell drops them.
+   */
+  private substitutedValue(value: Node, scope: Scope, firstCommand: number): string | undefined {
+    const type = kindOf(value).type;
+    const inner = type === 'string' && value.namedChildren.length === 1 && textOf(scope, value) === `"${textOf(scope, value.namedChildren[0]!)}"` ? value.namedChildren[0]! : value;
+    if (kindOf(inner).type !== 'command_substitution' || this.commands.length !== firstCommand + 1) return undefined;
+    return staticOutput(this.commands[firstCommand]!)?.replace(/\n+$/, '');
   }
 
   /** `a[1]=v`: the array's element when everything is known, else the array (and `$a`) becomes unknown. */
@@ -627,6 +680,7 @@ export class CommandExtractor {
     }
     for (const script of invocation.scripts) this.script(script.source, here, script.via, feed, index, level);
     if (reported) this.followEffects(reported, here, feed, index, level);
+    if (reported && this.functionBodies.size > 0) this.callFunction(reported, here, index, level);
     return reported;
   }
 
@@ -634,11 +688,26 @@ export class CommandExtractor {
   private followEffects(command: SimpleCommand, scope: Scope, feed: Feed | undefined, index: number, level: number): void {
     const { program, args } = command;
     if (program === 'cd' || program === 'pushd') this.state.changeDirectory(command);
+    else if (program === 'set' || program === 'shift') this.followPositional(command, scope);
     else if (program === 'shopt') this.state.shopt(args, this.straight());
-    // `read P`, `printf -v P`, `mapfile a`, `let P=1`: values not followed; the old one is gone.
-    if (settingPrograms.has(program)) for (const name of assignedBy(program, args)) { this.state.untrack(name); (this.walkedTouched ??= new Set()).add(name); }
+    // `read P`, `printf -v P`, `mapfile a`, `let P=1`: the value the line determines (`read -r P <<< x`), else
+    // one not followed; the old one is gone.
+    if (settingPrograms.has(program)) {
+      const known = program === 'printf' || this.state.defaultIfs() ? builtinValues(program, args, command.stdin) : undefined;
+      for (const name of assignedBy(program, args)) {
+        (this.walkedTouched ??= new Set()).add(name);
+        const scalar = known?.scalars.get(name);
+        const elements = known?.arrays.get(name);
+        if (scalar !== undefined) this.state.assignByBuiltin(name, scalar, this.straight());
+        else if (elements !== undefined) this.state.assignArray(name, [...elements], this.straight());
+        else this.state.untrack(name);
+      }
+    }
     // The same builtins reached through `command` / `builtin`, or named by a word the grammar did not take for them.
     if (declaringPrograms.has(program)) this.declaredByCommand(program, args);
+    // `mapfile -C CODE -c 1 a`: bash evaluates CODE for every line it reads.
+    if ((program === 'mapfile' || program === 'readarray') && args.some((arg) => /^-[a-zA-Z]*C/.test(arg)))
+      for (const code of mapfileCallbacks(args)) this.script(code, scope, `${program} -C`, undefined, index, level);
     this.state.recordWrites(command);
     const readsStdin = isShell(program) ? shellMode(args).kind === 'stdin' : (program === 'source' || program === '.') && stdinPaths.has(args[0] ?? '');
     if (feed && readsStdin) {
@@ -652,6 +721,45 @@ export class CommandExtractor {
     const content = file === undefined ? undefined : this.state.fileContent(file.path);
     if (file && content !== undefined && (!file.direct || isShellScript(content)))
       this.script(content, scope, file.label, feed, index, level);
+  }
+
+  /** `set -- a b`, `set x y`, `shift 2`: the positional parameters a later `"$@"` or `$1` expands to. */
+  private followPositional(command: SimpleCommand, scope: Scope): void {
+    // Inside a function they are the function's own arguments.
+    if (inFunction(scope)) return;
+    const { program, args } = command;
+    if (program === 'shift') {
+      const count = args.length === 0 ? 1 : /^[0-9]{1,3}$/.test(args[0]!) ? Number(args[0]) : null;
+      this.state.shiftPositional(count, this.straight());
+      return;
+    }
+    const words = positionalWords(args);
+    if (words !== undefined) this.state.setPositional(words.some((word) => /[$`]/.test(word)) ? null : [...words], this.straight());
+  }
+
+  /** The words `"$@"`, `$*`, `$1` … stand for outside functions, when the line set them: each list they may be. */
+  private positionalChoices(text: string, scope: Scope): string[][] | undefined {
+    const match = /^("?)\$(?:\{([@*1-9])\}|([@*1-9]))\1$/.exec(text);
+    const lists = match && !inFunction(scope) ? this.state.positional() : undefined;
+    if (!match || lists === undefined) return undefined;
+    const which = match[2] ?? match[3]!;
+    const quoted = match[1] === '"';
+    return lists.map((list) => {
+      if (/[1-9]/.test(which)) return [list[Number(which) - 1] ?? ''];
+      if (quoted) return which === '@' ? [...list] : [list.join(' ')];
+      return list.flatMap((word) => word.split(/[ \t\n]+/)).filter((part) => part !== '');
+    });
+  }
+
+  /**
+   * Text the shell expands as code later (a prompt, a subscript; see deferredCode.ts): its substitutions are walked
+   * as an unquoted heredoc body is, since they expand the same way.
+   */
+  private walkDeferred(text: string, assignedTo: string | undefined, scope: Scope, index: number, level: number): void {
+    for (const found of deferredTexts(text, assignedTo)) {
+      if (found.text.includes(deferredEnd)) { this.problem(`${found.source} text that cannot be read`, index, scope); continue; }
+      this.script(`: <<${deferredEnd}\n${found.text}\n${deferredEnd}\n`, scope, `${found.source} expanded later`, undefined, index, level);
+    }
   }
 
   /** Shell code run by a command: parsed and walked like the line, one level down. */
@@ -699,10 +807,57 @@ export class CommandExtractor {
     const inner = this.nested(scope, label, node.startIndex);
     if (!inner) return;
     for (const child of node.namedChildren) if (child.type !== 'word') this.visit(child, inner, level + 1);
+    const body = node.childForFieldName('body');
+    if (name && body && this.functionBodies.size < maxFunctions) this.functionBodies.set(wordValue(name, scope.source), textOf(scope, body));
+  }
+
+  /** Bodies of the functions the line defines, by name, walked again where a call gives them arguments. */
+  private readonly functionBodies = new Map<string, string>();
+  private functionCalls = 0;
+
+  /**
+   * `run() { $1 $2; }; run hermes plugins disable`: the body runs with the call's words as `$1`, `"$@"` …, so it is
+   * walked again with them (not inside its own call, and a bounded number of times per line).
+   */
+  private callFunction(command: SimpleCommand, scope: Scope, index: number, level: number): void {
+    const body = this.functionBodies.get(command.programPath);
+    const label = `call ${command.programPath}`;
+    if (body === undefined || command.args.length === 0 || scope.via.includes(label) || this.functionCalls >= maxFunctionCalls) return;
+    this.functionCalls++;
+    this.state.withPositional([...command.args], () => this.script(body, scope, label, undefined, index, level));
   }
 }
 
 type Stage = (scope: Scope, level: number, tail: Tail) => SimpleCommand | undefined;
+
+/** Words whose quotes keep a substitution from running now (bash may still expand it later). */
+const quotedTypes = new Set(['raw_string', 'ansi_c_string', 'string', 'concatenation']);
+const deferredEnd = 'TOLLGATE_DEFERRED_TEXT_END';
+
+/** The quoted words inside a test's expressions. */
+const quotedDescendants = (node: Node, depth = 0): Node[] =>
+  depth > 8 ? [] : node.namedChildren.flatMap((child) => (quotedTypes.has(kindOf(child).type) ? [child] : quotedDescendants(child, depth + 1)));
+
+/** Inside a function's body as defined (not as a call walks it), `$1` and `"$@"` are arguments not known here. */
+const inFunction = (scope: Scope): boolean => {
+  for (let i = scope.via.length - 1; i >= 0; i--) {
+    if (scope.via[i]!.startsWith('call ')) return false;
+    if (scope.via[i]!.startsWith('function ')) return true;
+  }
+  return false;
+};
+
+/** The words `set` makes the positional parameters (`set -e -- a b`, `set -o pipefail x`), or undefined when it sets none. */
+const positionalWords = (args: readonly string[]): readonly string[] | undefined => {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--' || arg === '-') return args.slice(i + 1).length > 0 || arg === '--' ? args.slice(i + 1) : undefined;
+    if (/^[-+]o$/.test(arg)) { i++; continue; }
+    if (/^[-+][a-zA-Z]+$/.test(arg)) continue;
+    return args.slice(i);
+  }
+  return undefined;
+};
 
 const textOf = (scope: Scope, node: Node): string => scope.source.slice(node.startIndex, node.endIndex);
 
@@ -751,6 +906,22 @@ const exportedNames = (line: string): Map<string, 'export' | 'unset'> => {
     }
   }
   return names;
+};
+
+/** The callbacks of `mapfile -C CODE` / `-CCODE` (its other options take a value too). */
+const mapfileCallbacks = (args: readonly string[]): string[] => {
+  const codes: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--' || !/^-[a-zA-Z]/.test(arg)) break;
+    for (let k = 1; k < arg.length; k++) {
+      if (!'dnOsuCc'.includes(arg[k]!)) continue;
+      const value = k + 1 < arg.length ? arg.slice(k + 1) : args[++i] ?? '';
+      if (arg[k] === 'C') codes.push(value);
+      break;
+    }
+  }
+  return codes;
 };
 
 /** Builtins that give variables named in their arguments a value the walk does not compute. */

@@ -183,9 +183,60 @@ export class LineState implements ParameterFacts {
     else this.remember(target, before + text);
   }
 
+  /**
+   * `read -r P <<< x`, `printf -v P %s x`: on a straight line P then holds exactly that; elsewhere it is one more
+   * value P may hold.
+   */
+  assignByBuiltin(name: string, value: string, sequential: boolean): void {
+    const target = this.assigned(name);
+    if (target === undefined || !this.plain(target, sequential)) return;
+    if (!sequential) { this.remember(target, value); return; }
+    this.variables.set(target, new Set([value]));
+    this.unknowns.delete(target);
+    if (this.arrays.has(target)) this.writableArrays().delete(target);
+  }
+
   assignedUnknown(name: string): void {
     const target = this.assigned(name);
     if (target !== undefined && !this.readonlyNames.has(target)) this.unknowns.add(target);
+  }
+
+  /**
+   * The lists the positional parameters may hold after `set -- a b` (several when a branch may pick either);
+   * undefined when the line never set them (they are the shell's own, not known) or changed them in a way not followed.
+   */
+  private positionalLists: string[][] | undefined;
+  private positionalKnown = true;
+
+  positional(): readonly (readonly string[])[] | undefined {
+    return this.positionalKnown ? this.positionalLists : undefined;
+  }
+
+  /** `set -- a b` (null: words not known): on a straight line the list; elsewhere one more it may hold. */
+  setPositional(words: string[] | null, sequential: boolean): void {
+    if (words === null || words.length > maxElements) { this.positionalKnown = false; return; }
+    const lists = sequential || this.positionalLists === undefined ? [] : this.positionalLists;
+    if (lists.length < 16) this.positionalLists = [...lists, words];
+  }
+
+  /** Runs `body` with the positional parameters a function call gives, then puts the line's own back. */
+  withPositional<T>(words: string[], body: () => T): T {
+    const saved = { lists: this.positionalLists, known: this.positionalKnown };
+    this.positionalLists = [words];
+    this.positionalKnown = !words.some((word) => /[$`]/.test(word));
+    try {
+      return body();
+    } finally {
+      this.positionalLists = saved.lists;
+      this.positionalKnown = saved.known;
+    }
+  }
+
+  /** `shift N`: followed on a straight line for a known list. */
+  shiftPositional(count: number | null, sequential: boolean): void {
+    if (this.positionalLists === undefined) return;
+    if (count === null || !sequential) { this.positionalKnown = false; return; }
+    this.positionalLists = this.positionalLists.map((list) => list.slice(count));
   }
 
   /** The name's value (scalar or array) is not followed from here on. */

@@ -29,7 +29,9 @@ export interface ReadRedirect {
 export const redirectTypes: ReadonlySet<string> = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redirect']);
 
 /** `visitNested` walks parts that run when the redirection is set up: substitutions in targets and heredoc bodies. */
-export const readRedirect = (node: Node, source: string, lookup: VariableLookup, visitNested: (node: Node) => void): ReadRedirect => {
+export const readRedirect = (
+  node: Node, source: string, lookup: VariableLookup, visitNested: (node: Node) => void, runCode: (code: string) => void = () => {},
+): ReadRedirect => {
   const children = node.children;
   const kinds = children.map(kindOf);
   const kind = kindOf(node).type;
@@ -55,7 +57,7 @@ export const readRedirect = (node: Node, source: string, lookup: VariableLookup,
     else if (type === 'heredoc_end') continue;
     else if (kind !== 'heredoc_redirect') targets.push(child);
     else if (type === 'pipeline' && child.child(0)?.isNamed === false) pipeTo.push(child);
-    else if (redirectTypes.has(type)) nested.push(readRedirect(child, source, lookup, visitNested));
+    else if (redirectTypes.has(type)) nested.push(readRedirect(child, source, lookup, visitNested, runCode));
     else if (type === 'ERROR') visitNested(child);
     else then.push(child);
   }
@@ -66,6 +68,8 @@ export const readRedirect = (node: Node, source: string, lookup: VariableLookup,
     const delimiter = heredocStart ? source.slice(heredocStart.startIndex, heredocStart.endIndex) : '';
     // An unquoted delimiter lets the shell expand the body, substitutions included.
     if (heredocBody && heredocBody.childCount > 0) visitNested(heredocBody);
+    // The grammar leaves `…` in such a body as text; the shell runs it all the same.
+    if (heredocBody && !/['"\\]/.test(delimiter)) for (const code of bodyBackticks(heredocBody, source)) runCode(code);
     let body = heredocBody ? source.slice(heredocBody.startIndex, heredocBody.endIndex) : '';
     if (operator === '<<-') body = body.replace(/^\t+/gm, '');
     return {
@@ -89,4 +93,21 @@ export const readRedirect = (node: Node, source: string, lookup: VariableLookup,
     pipeTo: [],
     then: [],
   };
+};
+
+/** The code of each `…` in a heredoc body that the grammar did not read as a substitution (`\\\`` is a plain backtick). */
+const bodyBackticks = (body: Node, source: string): string[] => {
+  const text = source.slice(body.startIndex, body.endIndex);
+  if (!text.includes('`')) return [];
+  const parsed = body.namedChildren.filter((child) => child.type === 'command_substitution').map((child) => [child.startIndex - body.startIndex, child.endIndex - body.startIndex] as const);
+  const inside = (at: number) => parsed.some(([start, end]) => at >= start && at < end);
+  const out: string[] = [];
+  let open = -1;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '\\') { i++; continue; }
+    if (text[i] !== '`' || inside(i)) continue;
+    if (open < 0) open = i;
+    else { out.push(text.slice(open + 1, i).replace(/\\([\\`$])/g, '$1')); open = -1; }
+  }
+  return out;
 };

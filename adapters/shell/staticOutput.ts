@@ -3,6 +3,7 @@
  * with their arguments, `cat` passing on a heredoc. Used to see what a shell or SQL client reads from a pipe.
  */
 import type { SimpleCommand } from '../../domain/shell/shellAnalysis.ts';
+import { decodeAnsiC } from './ansiCString.ts';
 
 export const staticOutput = (command: SimpleCommand): string | undefined => {
   switch (command.program) {
@@ -27,16 +28,26 @@ const echoOutput = (args: readonly string[]): string => {
 
 const conversion = /%[-+ #0-9.*]*([a-zA-Z%])/g;
 
-/** printf repeats its format until the arguments run out; %s and %b take one argument each. */
-const printfOutput = ([format, ...rest]: readonly string[]): string => {
-  const template = decodeEscapes(format!);
+/**
+ * printf repeats its format until the arguments run out; %s and %b take one argument each (%b decodes its
+ * escapes). The format's escapes are bash's (`\x68`, `\150`, `\u0068`), so `printf '\x68ermes'` prints hermes.
+ */
+export const printfOutput = ([format, ...rest]: readonly string[]): string => {
+  const template = decodeEscapes(format ?? '');
   let out = '';
   let next = 0;
   do {
-    out += template.replace(conversion, (_, letter: string) => (letter === '%' ? '%' : (rest[next++] ?? '')));
+    out += template.replace(conversion, (_, letter: string) => {
+      if (letter === '%') return '%';
+      const arg = rest[next++] ?? '';
+      return letter === 'b' ? decodeEscapes(arg.replace(/\\0([0-7])/g, '\\$1')) : arg;
+    });
   } while (next > 0 && next < rest.length);
   return out;
 };
 
-const decodeEscapes = (text: string): string =>
-  text.replace(/\\([ntr\\])/g, (_, ch: string) => ({ n: '\n', t: '\t', r: '\r', '\\': '\\' })[ch] ?? ch);
+/** `\c` ends the output in echo -e and %b; the rest decode as in $'...'. */
+const decodeEscapes = (text: string): string => {
+  const stop = text.indexOf('\\c');
+  return decodeAnsiC(stop < 0 ? text : text.slice(0, stop));
+};

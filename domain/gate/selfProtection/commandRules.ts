@@ -7,7 +7,7 @@
  */
 import { parseOptions } from '../../shell/commandOptions.ts';
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
-import { embeddedCommandFindings, exportedCommandFindings } from './embeddedCommands.ts';
+import { embeddedCommandFindings, exportedCommandFindings, foreignLibraries } from './embeddedCommands.ts';
 import { inlineCodeFindings, shellTextFindings, scriptLanguage, type CodeFinding } from './inlineCode.ts';
 import { packageManagerCommand } from './controlCommands.ts';
 import { expandLocalShorthand, isLoopbackHost, localShorthandClients, loopbackPortUnknown, namesLoopbackPort } from './loopbackHosts.ts';
@@ -378,7 +378,28 @@ const hiddenClients = (command: SimpleCommand, scope: LineScope, scripts: RunScr
   return [];
 };
 
+// ---- code bash loads into itself ----
+
+/**
+ * `enable -f FILE NAME` loads a shared library into the running bash as a new builtin: native code the floor
+ * cannot read, running inside the shell with its rights. Only the system's own loadables (/usr/lib/bash/…) pass.
+ */
+const loadsIntoBash = (command: SimpleCommand): CommandFinding[] => {
+  if (command.program !== 'enable') return [];
+  const at = command.args.findIndex((a) => /^-[a-zA-Z]*f/.test(a));
+  if (at < 0) return [];
+  const attached = /^-[a-zA-Z]*f(.+)$/.exec(command.args[at]!)?.[1];
+  const library = attached ?? command.args[at + 1] ?? '';
+  return library !== '' && !dynamic(library) && !foreignLibraries(library) ? [] : one('hidden-command', `a library loaded into bash (${library || '?'})`);
+};
+
 export const commandRules: readonly CommandRule[] = [
+  {
+    name: 'loads-a-library-into-bash',
+    find: loadsIntoBash,
+    stops: ['enable -f /tmp/evil.so evil', 'enable -f ./x.so x', 'builtin enable -f /tmp/e.so e', 'command enable -f "$LIB" e', 'enable -f sleep sleep', 'enable -nf /home/agent/e.so e'],
+    allows: ['enable -n echo', 'enable -a', 'enable', 'enable -p', 'enable -f /usr/lib/bash/sleep sleep', 'enable -d sleep'],
+  },
   {
     name: 'kills-by-port-or-user',
     find: killsByFacts,

@@ -146,10 +146,34 @@ describe('shell parameter operations on values known on the line', () => {
   });
 
   it('forgets a value that read, printf -v, mapfile, getopts or let gives, and only the names they assign', () => {
-    for (const setter of ['read -r P', 'read -ra P', 'printf -v P %s x', 'mapfile -t P', 'readarray P', 'getopts ab P', 'let P=1', 'let P++', 'command read P'])
+    for (const setter of ['read -r P', 'read -ra P', 'printf -v P %s "$Q"', 'mapfile -t P', 'readarray P', 'getopts ab P', 'let P=1', 'let P++', 'command read P'])
       expect(printed(`P=/tmp/x; ${setter}`, '$P ${P%y} ${P[0]}'), setter).to.equal('<$P><${P%y}><${P[0]}>');
     for (const other of ['read -r -p P Q', 'printf P', 'let Q=P+1', 'unset Q', 'unset -f P', 'mapfile -t Q', 'declare -n P'])
       expect(printed(`P=/tmp/x; ${other}`, '$P'), other).to.equal('</tmp/x>');
+  });
+
+  it('follows the value read, printf -v and mapfile give when the line itself determines it', () => {
+    expect(printed('P=/tmp/x; printf -v P %s x', '$P')).to.equal('<x>');
+    expect(printed("printf -v P '\\x68erm%s' es", '$P')).to.equal('<hermes>');
+    expect(printed("read -r P <<< '/etc/tollgate/x'", '$P')).to.equal('</etc/tollgate/x>');
+    expect(printed("read -r A B <<< 'one two three'", '$A "$B"')).to.equal('<one><two three>');
+    expect(printed("read -ra W <<< 'a b'", '"${W[@]}"')).to.equal('<a><b>');
+    expect(printed("mapfile -t L <<< $'x\\ny'", '${L[1]}')).to.equal('<y>');
+    expect(printed("P=$(printf 'p\\x6bill')", '$P')).to.equal('<pkill>');
+    expect(printed("set -- hermes 'config set'", '"$@" $1 "$*"')).to.equal('<hermes><config set><hermes><hermes config set>');
+    expect(printed('set -e -- a b; shift', '"$@"')).to.equal('<b>');
+    expect(printed('set -- a; f() { :; }', '"${@}"')).to.equal('<a>');
+    expect(printed('set -- a; shift $N', '"$@"')).to.equal('<$@>');
+    // A function's body as a call runs it: `$1` and `"$@"` are the call's words there, and the line's own after it.
+    const calls = (line: string) => analyze(line).commands.map((c) => [c.programPath, ...c.args].join(' '));
+    expect(calls("run() { $1 \"$2\" ${3}; }; run tollgate approve a1")).to.include("tollgate approve a1");
+    expect(calls('f() { "$@"; }; set -- ls; f hermes plugins disable; "$@" -la')).to.include.members(['hermes plugins disable', 'ls -la']);
+    expect(calls('f() { f "$@"; }; f x').length).to.be.lessThan(40);
+    // Not determined by the line: another IFS, a backslash read without -r, a delimiter, an unknown word.
+    expect(printed("IFS=:; read -r P <<< 'a:b'", '$P')).to.equal('<$P>');
+    expect(printed("read P <<< 'a\\b'", '$P')).to.equal('<$P>');
+    expect(printed("read -d , P <<< 'a,b'", '$P')).to.equal('<$P>');
+    expect(printed('read -r P <<< "$Q"', '$P')).to.equal('<$P>');
   });
 
   it('empties a variable that unset removes on a straight line, and keeps a read-only one as it was', () => {
