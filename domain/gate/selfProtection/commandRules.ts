@@ -14,6 +14,7 @@ import { isLoopbackHost, loopbackPortUnknown, namesLoopbackPort } from './loopba
 import { curlConfigFiles, curlConfigWords, curlWordsReach, isCurlrc } from './curlClients.ts';
 import type { ProtectionIndex } from './protectedPaths.ts';
 import { resolvePath } from './protectedPaths.ts';
+import { exportedLoaderFindings, persistenceCommandRules } from './persistenceCommands.ts';
 import { interpreterPrograms, scriptWords, shellInterpreters } from './scriptFacts.ts';
 import { readOnlyPrograms } from './shellOperands.ts';
 import { contextOf, hitOf, wordHit, type LineScope } from './shellScope.ts';
@@ -468,6 +469,8 @@ export const commandRules: readonly CommandRule[] = [
       "echo 'silent' > /tmp/rc; curl -K /tmp/rc https://example.com", 'curl https://example.com:$PORT/', 'https_proxy=http://proxy.corp.example:3128 curl https://example.com',
       "curl -K - https://example.com <<< 'silent'", 'curl http://localhost:3000/api/users/{1,2,3}'],
   },
+  // Set-up a later innocent call runs: systemd units and environments, npm settings, stored commands (persistenceCommands.ts).
+  ...persistenceCommandRules,
 ];
 
 /** `export HERMES_SAFE_MODE=1`, `HERMES_HOME=/tmp/h`: a declaration changes what the next Hermes started from this shell does. */
@@ -528,6 +531,8 @@ export const commandFindings = (analysis: ShellAnalysis, scope: LineScope, scrip
   }
   // `export GIT_PAGER='rm …'`: a bare declaration has no command, yet Hermes carries it into every later line.
   out.push(...exportedCommandFindings(analysis, scope).map((f) => ({ ...f, verdict: 'block' as const })));
+  // `export NODE_OPTIONS=--require …`, `export PYTHONPATH=/tmp/x`: every later program loads code from there.
+  out.push(...exportedLoaderFindings(analysis, scope).map((f) => ({ ...f, verdict: 'block' as const })));
   return out;
 };
 

@@ -32,9 +32,10 @@ const runsForeignCode = /\bexec\s*\(\s*(?:open|compile\s*\(\s*open|urlopen|reque
 /** Calls that hand a string to a shell. */
 const shellCalls = /\b(?:os\.system|os\.popen|subprocess\.\w+|commands\.getoutput|execSync|exec|spawnSync|spawn|os\.exec\w+|os\.spawn\w+|pty\.spawn|system|qx|`)/;
 
-const tollgateWord = String.raw`(?:^|[\s;&|(\`'"=])(?:[\w./~-]*/)?(?:tollgate(?:\.mjs|\.js)?|ops/cli/main\.ts)`;
+// `!` too: a git alias `!tollgate approve …` is shell text after it.
+const tollgateWord = String.raw`(?:^|[\s;&|(\`'"=!])(?:[\w./~-]*/)?(?:tollgate(?:\.mjs|\.js)?|ops/cli/main\.ts)`;
 const tollgateCommand = new RegExp(`${tollgateWord}((?:\\s+(?:-c|--config)\\s+\\S+|\\s+-\\S+)*)\\s+([a-z][a-z-]*)`, 'g');
-const hermesCommand = /(?:^|[\s;&|(`'"=])(?:[\w./~-]*\/)?hermes(?:-agent)?(?:\s+(?:-p|--profile)\s+\S+)?\s+(plugins?|config|hooks|setup|uninstall|update|auth|login|logout|model|tools|gateway|profile|claw)\b(?:\s+(\S+))?/g;
+const hermesCommand = /(?:^|[\s;&|(`'"=!])(?:[\w./~-]*\/)?hermes(?:-agent)?(?:\s+(?:-p|--profile)\s+\S+)?\s+(plugins?|config|hooks|setup|uninstall|update|auth|login|logout|model|tools|gateway|profile|claw)\b(?:\s+(\S+))?/g;
 const unguardingHermes = /\bhermes\b[^\n]*\s--(?:yolo|safe-mode|accept-hooks|ignore-user-config|ignore-rules)\b|\b(?:HERMES_SAFE_MODE|HERMES_YOLO_MODE|HERMES_ACCEPT_HOOKS|HERMES_HOME)=/;
 const shellKill = /(?:^|[\s;&|(`'"])(?:pkill|killall|skill|fuser\s+-k|kill)\b[^\n]*?(?:tollgate|hermes|gateway|pgrep|pidof|PPID|\bnode\b|[*?\]]\.pid\b|lsof)/;
 
