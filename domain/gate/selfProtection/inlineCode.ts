@@ -4,9 +4,9 @@
  * guarded process, runs what it decoded, reaches tollgate's port, or names a protected path while doing more
  * than reading is stopped — a block, never an ask, because the floor cannot follow the code any further.
  */
-import type { PathContext, PathHit, ProtectionIndex } from './protectedPaths.ts';
+import { containsProtected, resolvePath, type PathContext, type PathHit, type ProtectionIndex } from './protectedPaths.ts';
 import { killWordsReachGuard, tollgateReadOnlySubcommands } from './controlCommands.ts';
-import { codeReachesLoopbackPort, connectsSomewhere, literalPortUnknown, signalsEveryone } from './codeTargets.ts';
+import { changesWholeTrees, codeReachesLoopbackPort, connectsSomewhere, literalPortUnknown, signalsEveryone } from './codeTargets.ts';
 import { namesLoopbackPort } from './loopbackHosts.ts';
 import { foldLiterals, isPlainRead, pythonStringLiterals, withoutPrintedLiterals } from './pythonCode.ts';
 import { hitInText, hitOf } from './shellScope.ts';
@@ -123,8 +123,18 @@ const codeFindings = (code: string, index: ProtectionIndex, context: PathContext
   // A socket path handed to a connect call (`stream_socket_client('unix://…')`) is connected to, however plain the rest.
   const connects = hit !== null && (hit.kind === 'socket' || hit.kind === 'socket-dir') && connectsSomewhere(folded);
   if (hit !== null && (hit.kind === 'secret' || connects || !isPlainRead(folded))) {
-    const finding = pathFinding(hit);
+    // As in an execute_code cell: code that does more than read a Hermes home may reach any file of it
+    // (`os.chdir('/srv/h'); os.remove('config.yaml')`), so the home itself counts as its protected files.
+    const finding = pathFinding(hit.kind === 'hermes-home' && !isPlainRead(folded) ? { ...hit, kind: 'hermes-file' } : hit);
     if (finding !== null) findings.push(finding);
+  }
+  // `os.symlink('/srv/h', '/tmp/x')`, `fs.rmSync('.', …)`: a folder above something protected, linked, moved or removed whole.
+  if (changesWholeTrees.test(folded)) {
+    for (const text of literals) {
+      const absolute = text === '' || /\s/.test(text) ? null : resolvePath(text, context)?.absolute ?? null;
+      const inside = absolute === null ? null : containsProtected(absolute, index);
+      if (inside !== null) { findings.push({ id: 'write-protected-path', what: `${text}, linked, moved or removed whole by code` }); break; }
+    }
   }
   return findings;
 };

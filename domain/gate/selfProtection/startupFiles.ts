@@ -36,14 +36,15 @@ const systemdParents = new Set(['.config', 'etc', 'lib', 'share', 'run']);
 export const startupFileRows: readonly StartupFileRow[] = [
   {
     name: 'python-site-hooks',
-    why: "site.py imports usercustomize and sitecustomize and runs every import line of a .pth file in site-packages at each Python start: Hermes (and its tollgate plugin) is Python.",
+    why: "site.py imports usercustomize and sitecustomize from any folder on the path and runs every import line of a .pth file in site-packages at each Python start: Hermes (and its tollgate plugin) is Python.",
     test: (segments) => {
       const last = segments[segments.length - 1]!;
-      if (pythonHooks.has(last)) return segments.some((s) => packageFolders.has(s) || /^python[0-9.]*$/.test(s));
+      // Anywhere: a folder on PYTHONPATH (`export PYTHONPATH=src` is allowed) holding one runs it at every start.
+      if (pythonHooks.has(last)) return true;
       return last.endsWith('.pth') && packageFolders.has(segments[segments.length - 2] ?? '');
     },
     stops: ['/home/agent/.local/lib/python3.11/site-packages/usercustomize.py', '/home/agent/.local/lib/python3.11/site-packages/zz.pth',
-      '/usr/lib/python3/dist-packages/a.pth', '/etc/python3.11/sitecustomize.py', '/opt/venv/lib/python3.12/site-packages/sitecustomize.py'],
+      '/usr/lib/python3/dist-packages/a.pth', '/etc/python3.11/sitecustomize.py', '/opt/venv/lib/python3.12/site-packages/sitecustomize.py', '/home/agent/project/src/sitecustomize.py'],
     allows: ['/home/agent/project/docs/usercustomize.md', '/home/agent/project/data.pth.txt', '/home/agent/project/models/best.pth',
       '/home/agent/.local/lib/python3.11/site-packages/requests/models.py'],
   },
