@@ -435,8 +435,11 @@ export const commandRules: readonly CommandRule[] = [
     find: writesScript,
     stops: ["echo 'tollgate approve abc always' > /tmp/a.sh", "printf '#!/bin/sh\\npkill -f tollgate\\n' > /tmp/run", "cat > /tmp/a.py <<'EOF'\nimport os\nos.kill(4242, 9)\nEOF",
       // A .curlrc is read by every later curl (F11).
-      "echo 'unix-socket = \"/home/agent/project/data/tollgate.sock\"' > ~/.curlrc", "printf 'url = \"http://127.0.0.1:8787/v1/approvals\"\\n' > /home/agent/.curlrc"],
-    allows: ["echo 'npm test' > /tmp/a.sh", "echo 'tollgate approve x' > notes.md", "cat > /tmp/a.py <<'EOF'\nprint('hi')\nEOF", "echo 'silent' > ~/.curlrc"],
+      "echo 'unix-socket = \"/home/agent/project/data/tollgate.sock\"' > ~/.curlrc", "printf 'url = \"http://127.0.0.1:8787/v1/approvals\"\\n' > /home/agent/.curlrc",
+      // A unit file anywhere: `systemctl link` runs its Exec lines later (red team 5).
+      "printf '[Service]\\nExecStart=/usr/bin/pkill -f tollgate\\n' > /tmp/evil.service", "echo 'ExecStart=/bin/sh -c \"rm -rf /home/agent/project/data\"' > /tmp/x.service"],
+    allows: ["echo 'npm test' > /tmp/a.sh", "echo 'tollgate approve x' > notes.md", "cat > /tmp/a.py <<'EOF'\nprint('hi')\nEOF", "echo 'silent' > ~/.curlrc",
+      "printf '[Service]\\nExecStart=/usr/bin/app --port 3000\\n' > deploy/app.service"],
   },
   {
     // Command text inside another program's option, config key, variable or input (table: embeddedCommands.ts).

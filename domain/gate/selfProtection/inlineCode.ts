@@ -205,6 +205,8 @@ export const scriptLanguage = (path: string, content: string): 'shell' | 'python
   const shebang = /^#!\s*(\S+)(?:\s+(\S+))?/.exec(content);
   const interpreter = shebang === null ? '' : (shebang[1]!.endsWith('/env') ? shebang[2] ?? '' : shebang[1]!).split('/').pop()!;
   if (/^(?:ba|z|da|k|mk)?sh$/.test(interpreter) || /\.(?:sh|bash|zsh|ksh)$/.test(path) || /(?:^|\/)\.(?:bashrc|bash_profile|profile|zshrc)$/.test(path)) return 'shell';
+  // A systemd unit's Exec lines are command lines run later (`systemctl link` takes it in from anywhere).
+  if (/\.(?:service|timer|socket|path)$/.test(path) || /^\[(?:Unit|Service)\]/m.test(content)) return 'shell';
   if (/^python[0-9.]*$/.test(interpreter) || /\.pyw?$/.test(path)) return 'python';
   if (/^(?:node|nodejs|bun|deno)$/.test(interpreter) || /\.(?:c|m)?js$/.test(path)) return 'node';
   return null;
