@@ -10,6 +10,8 @@ export interface HermesHomeRow {
   /** The first segment below the home (or a profile's home). */
   readonly name: string;
   readonly why: string;
+  /** Folders right below it that hold only what Hermes wrote out (job output): a change there still only asks. */
+  readonly outputs?: readonly string[];
   /** Paths (with the example home /home/agent/.hermes) a write to which must block, and ones that must only ask. */
   readonly stops: readonly string[];
   readonly allows: readonly string[];
@@ -25,8 +27,9 @@ export const hermesHomeCodeRows: readonly HermesHomeRow[] = [
   {
     name: 'cron',
     why: "cron/jobs.py keeps the scheduled jobs in cron/jobs.json; the scheduler runs each job's prompt and script later on its own.",
-    stops: ['/home/agent/.hermes/cron/jobs.json', '/srv/hermes-bot/cron/jobs.json'],
-    allows: ['/home/agent/.hermes/notes/cron.md'],
+    outputs: ['output'],
+    stops: ['/home/agent/.hermes/cron/jobs.json', '/srv/hermes-bot/cron/jobs.json', '/home/agent/.hermes/cron/.tick.lock'],
+    allows: ['/home/agent/.hermes/notes/cron.md', '/home/agent/.hermes/cron/output/job1/2026-01-01.md'],
   },
   {
     name: 'scripts',
@@ -41,6 +44,12 @@ export const hermesHomeCodeRows: readonly HermesHomeRow[] = [
     allows: ['/home/agent/src/hermes-agent/run_agent.py'],
   },
   {
+    name: 'bin',
+    why: "tools/tirith_security.py installs the tirith command scanner at bin/tirith and runs it on every terminal command: a replaced binary decides what Hermes thinks is safe.",
+    stops: ['/home/agent/.hermes/bin/tirith', '/srv/hermes-bot/bin/tirith'],
+    allows: ['/home/agent/project/bin/run.sh'],
+  },
+  {
     name: 'pairing',
     why: 'gateway/pairing.py stores the approved senders here: an entry lets a stranger command the agent.',
     stops: ['/home/agent/.hermes/pairing/telegram-approved.json'],
@@ -50,3 +59,13 @@ export const hermesHomeCodeRows: readonly HermesHomeRow[] = [
 
 /** The names, looked up once per path below a home. */
 export const hermesHomeCodeNames: ReadonlySet<string> = new Set(hermesHomeCodeRows.map((r) => r.name));
+
+const outputsByName: ReadonlyMap<string, readonly string[]> = new Map(hermesHomeCodeRows.filter((r) => r.outputs !== undefined).map((r) => [r.name, r.outputs!]));
+
+/** Whether the segments below a home name what Hermes runs (`cron/jobs.json`), not its output (`cron/output/…`). */
+export const runsFromHome = (rest: readonly string[]): boolean => {
+  const first = rest[0];
+  if (first === undefined || !hermesHomeCodeNames.has(first)) return false;
+  const outputs = outputsByName.get(first);
+  return outputs === undefined || rest.length < 3 || !outputs.includes(rest[1]!);
+};

@@ -9,7 +9,7 @@ import { boundedMemo } from '../../shell/recentMemo.ts';
 import { normalizePath } from '../../shell/shellPaths.ts';
 import type { CallPathFacts } from './callPathFacts.ts';
 import type { ProtectedKind, ProtectionFacts } from './protectionFacts.ts';
-import { hermesHomeCodeNames } from './hermesHomeCode.ts';
+import { hermesHomeCodeNames, runsFromHome } from './hermesHomeCode.ts';
 import { startupFileRow, startupFileSegments } from './startupFiles.ts';
 
 /** What a protected path is; all of them block a write except 'hermes-home', where a change asks (startup-file: startupFiles.ts). */
@@ -386,7 +386,7 @@ const matchWritten = (path: string, index: ProtectionIndex): PathHit | null => {
 /** Inside a Hermes home: its protected files, a profile's (profiles/NAME/...), or anything else (an ask). */
 const insideHermesHome = (rest: readonly string[], home: string): PathHit => {
   const first = rest[0];
-  if (first !== undefined && hermesHomeBlocked.has(first)) return { kind: 'hermes-file', what: `${home}/${rest.slice(0, hermesHomeCodeNames.has(first) || first === 'plugins' ? 1 : rest.length).join('/')}` };
+  if (first !== undefined && (hermesProtectedNames.has(first) || runsFromHome(rest))) return { kind: 'hermes-file', what: `${home}/${rest.slice(0, hermesHomeCodeNames.has(first) || first === 'plugins' ? 1 : rest.length).join('/')}` };
   if (first === 'profiles' && rest.length >= 3) return insideHermesHome(rest.slice(2), `${home}/profiles/${rest[1]}`);
   return { kind: 'hermes-home', what: home };
 };
