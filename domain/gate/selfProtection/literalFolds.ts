@@ -24,6 +24,10 @@ export interface LiteralFold {
 const formatCall = new RegExp(String.raw`${one}\.format\(\s*((?:${one}\s*,\s*)*${one})\s*,?\s*\)`);
 const percentOne = new RegExp(String.raw`${one}\s*%\s*${one}`);
 const percentList = new RegExp(String.raw`${one}\s*%\s*\(\s*((?:${one}\s*,\s*)*${one})\s*,?\s*\)`);
+const separatorJoin = new RegExp(String.raw`${one}\.join\(\s*[\[(]\s*((?:${one}\s*,\s*)*${one})\s*,?\s*[\])]\s*\)`);
+const pathDivision = new RegExp(String.raw`(?:(?:pathlib\.)?(?:Pure)?(?:Posix)?Path\(\s*${one}\s*\)|${one})\s*/\s*${one}`);
+const reversed = new RegExp(String.raw`${one}\[\s*:\s*:\s*-1\s*\]`);
+const replaceCall = new RegExp(String.raw`${one}\.replace(?:All)?\(\s*${one}\s*,\s*${one}\s*\)`);
 const caseCall = new RegExp(String.raw`${one}\.(lower|upper|casefold|toLowerCase|toUpperCase|strip|trim)\(\)`);
 
 /** `{}`, `{0}`, `{1}` filled from the arguments in order or by number. */
@@ -106,6 +110,29 @@ export const literalFolds: readonly LiteralFold[] = [
     }),
     stops: [["open('/HOME/AGENT/PROJECT/TOLLGATE.YAML'.lower(), 'w')", '/home/agent/project/tollgate.yaml'], ["' /srv/hermes-bot/plugins '.strip()", '/srv/hermes-bot/plugins']],
     allows: ['name.lower()', 'print(title.upper())'],
+  },
+  {
+    name: 'separator-join',
+    mayApply: (code) => code.includes('.join('),
+    fold: (code) => code.replace(separatorJoin, (_m, a?: string, b?: string, list?: string) => quote(literalsOf(list ?? '').join(valueOf(a, b)))),
+    stops: [["'/'.join(['', 'srv', 'hermes-bot', 'config.yaml'])", '/srv/hermes-bot/config.yaml']],
+    allows: ["', '.join(names)"],
+  },
+  {
+    name: 'path-division',
+    mayApply: (code) => code.includes('/'),
+    fold: (code) => code.replace(pathDivision, (_m, a?: string, b?: string, c?: string, d?: string, e?: string, f?: string) =>
+      quote(`${valueOf(a, b) || valueOf(c, d)}/${valueOf(e, f)}`.replace(/\/{2,}/g, '/'))),
+    stops: [["Path('/srv/hermes-bot') / 'plugins' / 'x.py'", '/srv/hermes-bot/plugins/x.py'], ["pathlib.Path('/home/agent/project') / 'tollgate.yaml'", '/home/agent/project/tollgate.yaml']],
+    allows: ['x = a / b', "print(total / 2)"],
+  },
+  {
+    name: 'reversed-and-replaced',
+    mayApply: (code) => code.includes('::') || code.includes('.replace'),
+    fold: (code) => code.replace(reversed, (_m, a?: string, b?: string) => quote([...valueOf(a, b)].reverse().join('')))
+      .replace(replaceCall, (_m, a?: string, b?: string, c?: string, d?: string, e?: string, f?: string) => quote(valueOf(a, b).split(valueOf(c, d)).join(valueOf(e, f)))),
+    stops: [["open('lmay.etagllot/tcejorp/tnega/emoh/'[::-1], 'w')", '/home/agent/project/tollgate.yaml'], ["'/srv/hermes-bot/XX'.replace('XX', 'plugins')", '/srv/hermes-bot/plugins']],
+    allows: ['items[::-1]', 'text.replace(a, b)'],
   },
   {
     name: 'literal-variables',
