@@ -61,11 +61,13 @@ const cwdOf = (command: SimpleCommand | null, scope: LineScope): string | null =
 const systemctlVerbs = new Set(['link', 'enable', 'reenable', 'preset', 'edit', 'set-environment', 'import-environment', 'add-wants', 'add-requires']);
 
 const systemctlFindings = (command: SimpleCommand, scope: LineScope): CommandFinding[] => {
-  if (command.program !== 'systemctl') return [];
+  // dbus-update-activation-environment hands its NAME=VALUE pairs to the user's systemd as set-environment does.
+  const dbus = command.program === 'dbus-update-activation-environment';
+  if (command.program !== 'systemctl' && !dbus) return [];
   const operands = command.args.filter((a) => !a.startsWith('-'));
-  const verb = operands.find((a) => systemctlVerbs.has(a));
+  const verb = dbus ? 'set-environment' : operands.find((a) => systemctlVerbs.has(a));
   if (verb === undefined) return [];
-  const rest = operands.slice(operands.indexOf(verb) + 1);
+  const rest = dbus ? operands : operands.slice(operands.indexOf(verb) + 1);
   // `systemctl --user link /tmp/x.service`, `enable ./x.service`: a unit file from anywhere is taken in and run.
   if (verb === 'link' || ((verb === 'enable' || verb === 'reenable') && rest.some((u) => u.includes('/'))))
     return [{ id: 'hidden-command', what: `systemctl ${verb} of a unit file the floor cannot read, run by systemd later` }];
@@ -147,9 +149,9 @@ export const persistenceCommandRules: readonly CommandRule[] = [
     find: systemctlFindings,
     stops: ['systemctl --user link /tmp/evil.service', 'systemctl --user enable /tmp/x.service', 'systemctl --user set-environment LD_PRELOAD=/tmp/e.so',
       "systemctl --user set-environment NODE_OPTIONS='--require /tmp/e.js'", 'systemctl --user import-environment PYTHONPATH', 'systemctl --user edit x.service', 'sudo systemctl link ./x.service',
-      'systemctl --user import-environment'],
+      'systemctl --user import-environment', 'dbus-update-activation-environment --systemd LD_PRELOAD=/tmp/e.so'],
     allows: ['systemctl --user start app.service', 'systemctl --user enable --now app.service', 'systemctl status nginx', 'systemctl --user set-environment DISPLAY=:0',
-      'systemctl --user daemon-reload', 'systemctl --user import-environment DISPLAY XAUTHORITY', 'systemctl list-units'],
+      'systemctl --user daemon-reload', 'systemctl --user import-environment DISPLAY XAUTHORITY', 'systemctl list-units', 'dbus-update-activation-environment --systemd DISPLAY'],
   },
   {
     name: 'package-manager-settings-that-run-code',
