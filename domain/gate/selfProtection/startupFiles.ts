@@ -1,6 +1,6 @@
 /**
- * Files a program reads at start and runs as code (or as commands) without being asked: Python's site hooks, git's
- * and npm's configuration, systemd units, cron tables, the dynamic loader's preload list. A write to one is set-up
+ * Files a program reads at start and runs as code (or as commands) without being asked: Python's site hooks, git's,
+ * ssh's and npm's configuration, systemd units, cron tables, the dynamic loader's preload list. A write to one is set-up
  * for a later innocent call (`git status`, `npm test`, any `python3`, Hermes itself): what runs then is what the
  * file says, and the floor never sees it. So a write blocks whatever its content. Reading stays allowed.
  *
@@ -29,7 +29,7 @@ const underHome = (segments: readonly string[], home: readonly string[] | null, 
 
 const pythonHooks = new Set(['usercustomize.py', 'sitecustomize.py']);
 const packageFolders = new Set(['site-packages', 'dist-packages']);
-const npmFiles = new Set(['.npmrc', '.yarnrc', '.yarnrc.yml']);
+const npmFiles = new Set(['.npmrc', '.yarnrc', '.yarnrc.yml', 'bunfig.toml', '.bunfig.toml']);
 /** The folders systemd reads units and their environment from: `<x>/systemd/…` where x is one of these. */
 const systemdParents = new Set(['.config', 'etc', 'lib', 'share', 'run']);
 
@@ -62,14 +62,26 @@ export const startupFileRows: readonly StartupFileRow[] = [
     allows: ['/home/agent/project/config/app.yaml', '/home/agent/project/.gitignore', '/home/agent/project/.git/COMMIT_EDITMSG', '/home/agent/project/docs/gitconfig'],
   },
   {
+    name: 'ssh-config',
+    why: 'ssh runs the ProxyCommand, LocalCommand and KnownHostsCommand of its configuration on every later ssh, scp and git push, and ~/.ssh/rc at each login.',
+    test: (segments, home, absolute) => {
+      if (!absolute) return false;
+      const last = segments[segments.length - 1]!;
+      if (underHome(segments, home, '.ssh')) return segments.length === (home?.length ?? 0) + 2 && (last === 'config' || last === 'rc');
+      return segments[0] === 'etc' && segments[1] === 'ssh' && (last === 'ssh_config' || last === 'sshrc' || segments[2] === 'ssh_config.d');
+    },
+    stops: ['/home/agent/.ssh/config', '/home/agent/.ssh/rc', '/etc/ssh/ssh_config.d/x.conf'],
+    allows: ['/home/agent/.ssh/known_hosts.md', '/home/agent/project/ssh/config', '/home/agent/.ssh/id_ed25519.pub'],
+  },
+  {
     name: 'npm-config',
-    why: "npm and yarn read .npmrc/.yarnrc from the home and the project: node-options, script-shell and yarnPath there run code in every later npm or yarn call (npm test starts it).",
+    why: "npm, yarn and bun read .npmrc/.yarnrc/bunfig.toml from the home and the project: node-options, script-shell, yarnPath and bun's preload there run code in every later call (npm test starts it).",
     test: (segments, home, absolute) => {
       const last = segments[segments.length - 1]!;
       if (npmFiles.has(last)) return true;
       return absolute && last === 'npmrc' && (segments[segments.length - 2] === 'etc' || underHome(segments, home, '.config', 'npm'));
     },
-    stops: ['/home/agent/.npmrc', '/home/agent/project/.npmrc', '/usr/local/etc/npmrc', '/home/agent/project/.yarnrc.yml'],
+    stops: ['/home/agent/.npmrc', '/home/agent/project/.npmrc', '/usr/local/etc/npmrc', '/home/agent/project/.yarnrc.yml', '/home/agent/.bunfig.toml'],
     allows: ['/home/agent/project/.npmignore', '/home/agent/project/package.json', '/home/agent/project/docs/npmrc.md'],
   },
   {
@@ -116,5 +128,6 @@ export const startupFileRow = (segments: readonly string[], home: readonly strin
 /** Segments one of the rows needs in the path (or the working directory): protectedPaths' cheap shortcut keeps them. */
 export const startupFileSegments: readonly string[] = [
   'usercustomize.py', 'sitecustomize.py', 'site-packages', 'dist-packages', '.git', '.gitconfig', 'git', 'gitconfig', '.npmrc', '.yarnrc', '.yarnrc.yml', 'npmrc',
+  'bunfig.toml', '.bunfig.toml', '.ssh', 'ssh',
   'systemd', 'environment.d', 'crontab', 'anacrontab', 'cron.d', 'cron.hourly', 'cron.daily', 'cron.weekly', 'cron.monthly', 'spool', 'ld.so.preload', 'ld.so.conf', 'ld.so.conf.d',
 ];
