@@ -6,6 +6,7 @@
  * the code as written is judged too.
  */
 
+// Global: one pass folds every occurrence; replace() does not keep lastIndex between calls.
 const one = String.raw`(?:[rRbBuU]{0,2})(?:'([^'\\\n]*)'|"([^"\\\n]*)")`;
 const valueOf = (a?: string, b?: string): string => a ?? b ?? '';
 const quote = (text: string): string => `'${text.replace(/'/g, '')}'`;
@@ -21,14 +22,14 @@ export interface LiteralFold {
   readonly allows: readonly string[];
 }
 
-const formatCall = new RegExp(String.raw`${one}\.format\(\s*((?:${one}\s*,\s*)*${one})\s*,?\s*\)`);
-const percentOne = new RegExp(String.raw`${one}\s*%\s*${one}`);
-const percentList = new RegExp(String.raw`${one}\s*%\s*\(\s*((?:${one}\s*,\s*)*${one})\s*,?\s*\)`);
-const separatorJoin = new RegExp(String.raw`${one}\.join\(\s*[\[(]\s*((?:${one}\s*,\s*)*${one})\s*,?\s*[\])]\s*\)`);
+const formatCall = new RegExp(String.raw`${one}\.format\(\s*((?:${one}\s*,\s*)*${one})\s*,?\s*\)`, 'g');
+const percentOne = new RegExp(String.raw`${one}\s*%\s*${one}`, 'g');
+const percentList = new RegExp(String.raw`${one}\s*%\s*\(\s*((?:${one}\s*,\s*)*${one})\s*,?\s*\)`, 'g');
+const separatorJoin = new RegExp(String.raw`${one}\.join\(\s*[\[(]\s*((?:${one}\s*,\s*)*${one})\s*,?\s*[\])]\s*\)`, 'g');
 const pathDivision = new RegExp(String.raw`(?:(?:pathlib\.)?(?:Pure)?(?:Posix)?Path\(\s*${one}\s*\)|${one})\s*/\s*${one}`);
-const reversed = new RegExp(String.raw`${one}\[\s*:\s*:\s*-1\s*\]`);
-const replaceCall = new RegExp(String.raw`${one}\.replace(?:All)?\(\s*${one}\s*,\s*${one}\s*\)`);
-const caseCall = new RegExp(String.raw`${one}\.(lower|upper|casefold|toLowerCase|toUpperCase|strip|trim)\(\)`);
+const reversed = new RegExp(String.raw`${one}\[\s*:\s*:\s*-1\s*\]`, 'g');
+const replaceCall = new RegExp(String.raw`${one}\.replace(?:All)?\(\s*${one}\s*,\s*${one}\s*\)`, 'g');
+const caseCall = new RegExp(String.raw`${one}\.(lower|upper|casefold|toLowerCase|toUpperCase|strip|trim)\(\)`, 'g');
 
 /** `{}`, `{0}`, `{1}` filled from the arguments in order or by number. */
 const formatted = (template: string, args: readonly string[]): string => {
@@ -49,6 +50,10 @@ const assignment = new RegExp(String.raw`(?:^|[\n;{(])\s*(?:const\s+|let\s+|var\
 const stringToken = /[rRbBuUfF]{0,2}(?:'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*")|`(?:\\.|[^`\\])*`/g;
 
 /** Each name given exactly one literal (a name given two may be either: left alone). */
+const literalAssigned = /=\s*[rRbBuU]{0,2}['"]/;
+/** Where a variable's literal can end up inside a longer string: f-strings, templates, +, joins, formats, Path(), "$x". */
+const buildsStrings = /\b[fF]['"]|`|\+|\.join|\.format|%|Path\(|"\$/;
+
 const literalVariables = (code: string): Map<string, string> => {
   const seen = new Map<string, string | null>();
   for (const m of code.matchAll(assignment)) seen.set(m[1]!, seen.has(m[1]!) ? null : valueOf(m[2], m[3]));
@@ -57,21 +62,22 @@ const literalVariables = (code: string): Map<string, string> => {
   return out;
 };
 
-const escapeName = (name: string): string => name.replace(/\$/g, '\\$');
+/** A name used (not called, not assigned, not an attribute); the names given a literal are picked out by lookup. */
+const bareName = /(?<![\w.$])\$?[A-Za-z_]\w*(?![\w(])(?!\s*=(?!=))/g;
 
 /** The code with every later use of such a name read as its literal: in f-strings, templates and bare uses. */
 const inlineVariables = (code: string): string => {
   const names = literalVariables(code);
   if (names.size === 0) return code;
-  const bare = new RegExp(`(?<![\\w.$])(${[...names.keys()].map(escapeName).join('|')})(?![\\w(])(?!\\s*=(?!=))`, 'g');
+  const replaceName = (n: string): string => { const v = names.get(n); return v === undefined ? n : quote(v); };
   let out = '';
   let last = 0;
   for (const m of code.matchAll(stringToken)) {
-    out += code.slice(last, m.index).replace(bare, (n) => quote(names.get(n)!));
+    out += code.slice(last, m.index).replace(bareName, replaceName);
     out += filledString(m[0], names);
     last = m.index! + m[0].length;
   }
-  return out + code.slice(last).replace(bare, (n) => quote(names.get(n)!));
+  return out + code.slice(last).replace(bareName, replaceName);
 };
 
 /** An f-string's `{name}` or a template's `${name}` filled in; what stays unknown reads `$_`. */
@@ -121,8 +127,17 @@ export const literalFolds: readonly LiteralFold[] = [
   {
     name: 'path-division',
     mayApply: (code) => code.includes('/'),
-    fold: (code) => code.replace(pathDivision, (_m, a?: string, b?: string, c?: string, d?: string, e?: string, f?: string) =>
-      quote(`${valueOf(a, b) || valueOf(c, d)}/${valueOf(e, f)}`.replace(/\/{2,}/g, '/'))),
+    fold: (code) => {
+      // `Path(a) / 'b' / 'c'` folds one step a pass: repeated here (bounded) so the chain ends as one literal.
+      let out = code;
+      for (let i = 0; i < 16; i++) {
+        const next = out.replace(pathDivision, (_m, a?: string, b?: string, c?: string, d?: string, e?: string, f?: string) =>
+          quote(`${valueOf(a, b) || valueOf(c, d)}/${valueOf(e, f)}`.replace(/\/{2,}/g, '/')));
+        if (next === out) return out;
+        out = next;
+      }
+      return out;
+    },
     stops: [["Path('/srv/hermes-bot') / 'plugins' / 'x.py'", '/srv/hermes-bot/plugins/x.py'], ["pathlib.Path('/home/agent/project') / 'tollgate.yaml'", '/home/agent/project/tollgate.yaml']],
     allows: ['x = a / b', "print(total / 2)"],
   },
@@ -136,7 +151,7 @@ export const literalFolds: readonly LiteralFold[] = [
   },
   {
     name: 'literal-variables',
-    mayApply: (code) => code.includes('='),
+    mayApply: (code) => code.includes('=') && literalAssigned.test(code) && buildsStrings.test(code),
     fold: inlineVariables,
     stops: [['const d="/home/agent/project"; require("fs").writeFileSync(`${d}/tollgate.yaml`, "x")', '/home/agent/project/tollgate.yaml'],
       ["d = '/srv/hermes-bot'\nopen(f'{d}/config.yaml', 'w')", '/srv/hermes-bot/config.yaml'], ["d = '/srv/hermes-bot/'\nopen(d + 'config.yaml', 'w')", '/srv/hermes-bot/config.yaml'],
@@ -147,8 +162,9 @@ export const literalFolds: readonly LiteralFold[] = [
 
 /** Perl's and the shell's `"$d/…"`: a double-quoted literal naming a variable given a literal. */
 export const perlInterpolated = (code: string): string => {
+  if (!code.includes('"$')) return code;
   const names = literalVariables(code);
-  if (names.size === 0 || !code.includes('"$')) return code;
+  if (names.size === 0) return code;
   return code.replace(/"((?:[^"\\\n])*)"/g, (m, body: string) =>
     body.includes('$') ? `"${body.replace(/\$\{?([A-Za-z_]\w*)\}?/g, (v, n: string) => names.get(`$${n}`) ?? v)}"` : m);
 };

@@ -20,13 +20,16 @@ export const foldLiterals = (code: string): string => {
   // Every fold needs a `+`, a join, or one of literalFolds.ts' marks; most code has none.
   const more = literalFolds.some((f) => f.mayApply(code));
   if (!more && !code.includes('+') && !code.includes('.join')) return code;
-  let folded = code;
+  let folded = more ? foldOnce(code) : code;
+  // literalFolds' folds are dearer: they run again only when these made something new for them (`('a' + 'b').lower()`).
+  let fresh = false;
   for (let round = 0; round < 64; round++) {
-    const glued = folded
+    let next = folded
       .replace(plus, (_m, a1, a2, b1, b2) => quote(`${a1 ?? a2 ?? ''}${b1 ?? b2 ?? ''}`))
       .replace(joined, (_m, list: string) => quote(literalsIn(list).join('')))
       .replace(pathJoined, (_m, list: string) => quote(literalsIn(list).join('/')));
-    const next = more ? foldOnce(glued) : glued;
+    if (next !== folded) fresh = true;
+    else if (more && fresh) { next = foldOnce(folded); fresh = false; }
     if (next === folded) return folded;
     folded = next;
   }
