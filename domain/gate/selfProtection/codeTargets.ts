@@ -104,3 +104,10 @@ export const signalsEveryone = (code: string, pid: number | null): boolean => {
   for (const m of code.matchAll(/\bkill(?:pg)?\s*\(\s*([^,()]+)/g)) if (constantValue(m[1]!) === pid) return true;
   return false;
 };
+
+/**
+ * Calls that link, move, remove or re-mode a whole folder, in Python, Node, Perl and Ruby (red team 5, M): a
+ * literal naming a folder above something protected, handed to one, reaches all of it (a link made to the clone
+ * or a Hermes home is a way in for the next line's write).
+ */
+export const changesWholeTrees = /\b(?:rmtree|removedirs|renames?|renameSync|chmod(?:Sync)?|chown(?:Sync)?|lchown|symlink(?:Sync)?|copytree|cpSync|rmSync|rm_rf|rm_r|ln_sf?|make_symlink|symlink_to|os\.replace|shutil\.move|FileUtils\.(?:mv|cp_r|ln_s))\b/;

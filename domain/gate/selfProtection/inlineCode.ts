@@ -4,9 +4,9 @@
  * guarded process, runs what it decoded, reaches tollgate's port, or names a protected path while doing more
  * than reading is stopped — a block, never an ask, because the floor cannot follow the code any further.
  */
-import type { PathContext, PathHit, ProtectionIndex } from './protectedPaths.ts';
+import { containsProtected, resolvePath, type PathContext, type PathHit, type ProtectionIndex } from './protectedPaths.ts';
 import { killWordsReachGuard, tollgateReadOnlySubcommands } from './controlCommands.ts';
-import { codeReachesLoopbackPort, connectsSomewhere, literalPortUnknown, signalsEveryone } from './codeTargets.ts';
+import { changesWholeTrees, codeReachesLoopbackPort, connectsSomewhere, literalPortUnknown, signalsEveryone } from './codeTargets.ts';
 import { namesLoopbackPort } from './loopbackHosts.ts';
 import { foldLiterals, isPlainRead, pythonStringLiterals, withoutPrintedLiterals } from './pythonCode.ts';
 import { hitInText, hitOf } from './shellScope.ts';
@@ -36,9 +36,10 @@ const runsForeignCode = /\bexec\s*\(\s*(?:open|compile\s*\(\s*open|urlopen|reque
 /** Calls that hand a string to a shell. */
 const shellCalls = /\b(?:os\.system|os\.popen|subprocess\.\w+|commands\.getoutput|execSync|exec|spawnSync|spawn|os\.exec\w+|os\.spawn\w+|pty\.spawn|system|qx|`)/;
 
-const tollgateWord = String.raw`(?:^|[\s;&|(\`'"=])(?:[\w./~-]*/)?(?:tollgate(?:\.mjs|\.js)?|ops/cli/main\.ts)`;
+// `!` too: a git alias `!tollgate approve …` is shell text after it.
+const tollgateWord = String.raw`(?:^|[\s;&|(\`'"=!])(?:[\w./~-]*/)?(?:tollgate(?:\.mjs|\.js)?|ops/cli/main\.ts)`;
 const tollgateCommand = new RegExp(`${tollgateWord}((?:\\s+(?:-c|--config)\\s+\\S+|\\s+-\\S+)*)\\s+([a-z][a-z-]*)`, 'g');
-const hermesCommand = /(?:^|[\s;&|(`'"=])(?:[\w./~-]*\/)?hermes(?:-agent)?(?:\s+(?:-p|--profile)\s+\S+)?\s+(plugins?|config|hooks|setup|uninstall|update|auth|login|logout|model|tools|gateway|profile|claw)\b(?:\s+(\S+))?/g;
+const hermesCommand = /(?:^|[\s;&|(`'"=!])(?:[\w./~-]*\/)?hermes(?:-agent)?(?:\s+(?:-p|--profile)\s+\S+)?\s+(plugins?|config|hooks|setup|uninstall|update|auth|login|logout|model|tools|gateway|profile|claw)\b(?:\s+(\S+))?/g;
 const unguardingHermes = /\bhermes\b[^\n]*\s--(?:yolo|safe-mode|accept-hooks|ignore-user-config|ignore-rules)\b|\b(?:HERMES_SAFE_MODE|HERMES_YOLO_MODE|HERMES_ACCEPT_HOOKS|HERMES_HOME)=/;
 const shellKill = /(?:^|[\s;&|(`'"])(?:pkill|killall|skill|fuser\s+-k|kill)\b[^\n]*?(?:tollgate|hermes|gateway|pgrep|pidof|PPID|\bnode\b|[*?\]]\.pid\b|lsof)/;
 
@@ -130,8 +131,18 @@ const codeFindings = (code: string, index: ProtectionIndex, context: PathContext
   // A socket path handed to a connect call (`stream_socket_client('unix://…')`) is connected to, however plain the rest.
   const connects = hit !== null && (hit.kind === 'socket' || hit.kind === 'socket-dir') && connectsSomewhere(folded);
   if (hit !== null && (hit.kind === 'secret' || connects || !isPlainRead(folded))) {
-    const finding = pathFinding(hit);
+    // As in an execute_code cell: code that does more than read a Hermes home may reach any file of it
+    // (`os.chdir('/srv/h'); os.remove('config.yaml')`), so the home itself counts as its protected files.
+    const finding = pathFinding(hit.kind === 'hermes-home' && !isPlainRead(folded) ? { ...hit, kind: 'hermes-file' } : hit);
     if (finding !== null) findings.push(finding);
+  }
+  // `os.symlink('/srv/h', '/tmp/x')`, `fs.rmSync('.', …)`: a folder above something protected, linked, moved or removed whole.
+  if (changesWholeTrees.test(folded)) {
+    for (const text of literals) {
+      const absolute = text === '' || /\s/.test(text) ? null : resolvePath(text, context)?.absolute ?? null;
+      const inside = absolute === null ? null : containsProtected(absolute, index);
+      if (inside !== null) { findings.push({ id: 'write-protected-path', what: `${text}, linked, moved or removed whole by code` }); break; }
+    }
   }
   return findings;
 };
@@ -232,6 +243,8 @@ export const scriptLanguage = (path: string, content: string): 'shell' | 'python
   const shebang = /^#!\s*(\S+)(?:\s+(\S+))?/.exec(content);
   const interpreter = shebang === null ? '' : (shebang[1]!.endsWith('/env') ? shebang[2] ?? '' : shebang[1]!).split('/').pop()!;
   if (/^(?:ba|z|da|k|mk)?sh$/.test(interpreter) || /\.(?:sh|bash|zsh|ksh)$/.test(path) || /(?:^|\/)\.(?:bashrc|bash_profile|profile|zshrc)$/.test(path)) return 'shell';
+  // A systemd unit's Exec lines are command lines run later (`systemctl link` takes it in from anywhere).
+  if (/\.(?:service|timer|socket|path)$/.test(path) || /^\[(?:Unit|Service)\]/m.test(content)) return 'shell';
   if (/^python[0-9.]*$/.test(interpreter) || /\.pyw?$/.test(path)) return 'python';
   if (/^(?:node|nodejs|bun|deno)$/.test(interpreter) || /\.(?:c|m)?js$/.test(path)) return 'node';
   return null;

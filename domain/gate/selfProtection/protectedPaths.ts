@@ -9,9 +9,11 @@ import { boundedMemo } from '../../shell/recentMemo.ts';
 import { normalizePath } from '../../shell/shellPaths.ts';
 import type { CallPathFacts } from './callPathFacts.ts';
 import type { ProtectedKind, ProtectionFacts } from './protectionFacts.ts';
+import { hermesHomeCodeNames, runsFromHome } from './hermesHomeCode.ts';
+import { startupFileRow, startupFileSegments } from './startupFiles.ts';
 
-/** What a protected path is; all of them block a write except 'hermes-home', where a change asks. */
-export type HitKind = ProtectedKind | 'hermes-file' | 'rules-file' | 'runtime-settings' | 'hermes-home';
+/** What a protected path is; all of them block a write except 'hermes-home', where a change asks (startup-file: startupFiles.ts). */
+export type HitKind = ProtectedKind | 'hermes-file' | 'rules-file' | 'runtime-settings' | 'hermes-home' | 'startup-file';
 
 export interface PathHit {
   readonly kind: HitKind;
@@ -21,6 +23,8 @@ export interface PathHit {
 
 /** Files of a Hermes home that decide what the agent may do, and its plugins folder. */
 export const hermesProtectedNames: ReadonlySet<string> = new Set(['config.yaml', '.env', 'auth.json', 'plugins', 'shell-hooks-allowlist.json']);
+/** Those and what Hermes runs from its home (hermesHomeCode.ts): a change below a home to one of them blocks. */
+const hermesHomeBlocked: ReadonlySet<string> = new Set([...hermesProtectedNames, ...hermesHomeCodeNames]);
 /** Names inside tollgate's data folder: a relative `data/ledger.db` is tollgate's even when the folder name is common. */
 const dataInnerNames = new Set(['ledger.db', 'ledger.db-wal', 'ledger.db-shm', 'payloads.db', 'payloads.db-wal', 'payloads.db-shm', 'keys', 'projections', 'checkpoints', 'tollgate.sock', 'http-token', 'tollgate.pid']);
 /** The projection checkpoints in `data/projections/`, named by their projection. */
@@ -99,7 +103,7 @@ export const protectionIndex = (facts: ProtectionFacts): ProtectionIndex => {
   }
   const entries = facts.paths.map((p) => entry(normalizePath(p.path), p.kind));
   const homes = facts.hermesHomes.map((h) => entry(normalizePath(h), 'hermes-home', h.includes('/profiles/')));
-  const homeFiles = homes.flatMap((h) => [...hermesProtectedNames].map((n) => ({ text: `${h.path}/${n}`, kind: 'hermes-file' as HitKind })));
+  const homeFiles = homes.flatMap((h) => [...hermesHomeBlocked].map((n) => ({ text: `${h.path}/${n}`, kind: 'hermes-file' as HitKind })));
   const needles = [...entries, ...homes]
     .filter((e) => e.segments.length >= 2)
     .map((e) => ({ text: e.path, kind: e.kind }))
@@ -112,7 +116,7 @@ export const protectionIndex = (facts: ProtectionFacts): ProtectionIndex => {
     sockets: entries.filter((e) => e.kind === 'socket').map((e) => e.path),
     links: noLinks, dirs: noDirs,
     knownSegments: new Set([...entries, ...homes].flatMap((e) => e.segments).concat(
-      [...dataInnerNames, ...codeInnerNames, ...hermesProtectedNames, ...byNameKinds.keys(), ...facts.rulesFiles, ...nameSegments])),
+      [...dataInnerNames, ...codeInnerNames, ...hermesHomeBlocked, ...byNameKinds.keys(), ...facts.rulesFiles, ...nameSegments, ...startupFileSegments])),
     plainDirs: new Map(),
   };
   cached = { facts, index };
@@ -146,10 +150,20 @@ const plainDirectory = (dir: string, index: ProtectionIndex): boolean => {
   let plain = index.plainDirs.get(dir);
   if (plain !== undefined) return plain;
   const segments = segmentsOf(dir);
-  plain = !segments.some((s) => s === '.hermes' || s === 'site-packages' || s === 'dist-packages') && segments[segments.length - 1] !== '.claude'
+  plain = !segments.some((s) => s === '.hermes' || startupFolders.has(s)) && segments[segments.length - 1] !== '.claude'
     && ![...index.entries, ...index.homes].some((e) => dir === e.path || dir.startsWith(`${e.path}/`));
   if (index.plainDirs.size < 256) index.plainDirs.set(dir, plain);
   return plain;
+};
+
+/** Folders whose files a program runs at start (site-packages included): a relative name below one may be such a file. */
+const startupFolders: ReadonlySet<string> = new Set(startupFileSegments);
+
+/** A file a program runs at start (startupFiles.ts): its row names why a write of it blocks. */
+const startupHit = (segments: readonly string[], index: ProtectionIndex, absolute: boolean): PathHit | null => {
+  const home = index.facts.home;
+  const row = startupFileRow(segments, home === null ? null : segmentsOf(home), absolute);
+  return row === null ? null : { kind: 'startup-file', what: `${absolute ? '/' : ''}${segments.join('/')} (${row.name}: run at start, unseen by the guard)` };
 };
 
 /** Every field counts (a field-by-field list once forgot the daemon's uid, user and code root): compared whole. */
@@ -365,13 +379,14 @@ const matchWritten = (path: string, index: ProtectionIndex): PathHit | null => {
     else if (path.startsWith(h.path + '/')) hits.push(insideHermesHome(segmentsOf(path.slice(h.path.length)), h.path));
   }
   push(hits, matchNames(segmentsOf(path), index));
+  push(hits, startupHit(segmentsOf(path), index, true));
   return strictest(hits);
 };
 
 /** Inside a Hermes home: its protected files, a profile's (profiles/NAME/...), or anything else (an ask). */
 const insideHermesHome = (rest: readonly string[], home: string): PathHit => {
   const first = rest[0];
-  if (first !== undefined && hermesProtectedNames.has(first)) return { kind: 'hermes-file', what: `${home}/${rest.slice(0, first === 'plugins' ? 1 : rest.length).join('/')}` };
+  if (first !== undefined && (hermesProtectedNames.has(first) || runsFromHome(rest))) return { kind: 'hermes-file', what: `${home}/${rest.slice(0, hermesHomeCodeNames.has(first) || first === 'plugins' ? 1 : rest.length).join('/')}` };
   if (first === 'profiles' && rest.length >= 3) return insideHermesHome(rest.slice(2), `${home}/profiles/${rest[1]}`);
   return { kind: 'hermes-home', what: home };
 };
@@ -418,6 +433,7 @@ const matchRelative = (segments: readonly string[], index: ProtectionIndex): Pat
     if (overlap > 0) hits.push(overlap === segments.length ? { kind: 'hermes-home', what: h.path } : insideHermesHome(segments.slice(overlap), h.path));
   }
   push(hits, matchNames(segments, index));
+  push(hits, startupHit(segments, index, false));
   return strictest(hits);
 };
 
@@ -527,7 +543,7 @@ const matchGlob = (path: string, index: ProtectionIndex): PathHit | null => {
   for (const h of index.homes) {
     if (!reaches(pattern, h.segments, 'inside')) continue;
     let name: string | undefined;
-    for (const n of hermesProtectedNames) if (name === undefined && reaches(pattern, [...h.segments, n], 'inside')) name = n;
+    for (const n of hermesHomeBlocked) if (name === undefined && reaches(pattern, [...h.segments, n], 'inside')) name = n;
     hits.push(name !== undefined ? { kind: 'hermes-file', what: `${h.path}/${name}` } : { kind: 'hermes-home', what: h.path });
   }
   const last = pattern[pattern.length - 1];

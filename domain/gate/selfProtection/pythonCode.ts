@@ -2,9 +2,10 @@
  * What Python code given to `execute_code` names: its string literals, and whether it is no more than a read
  * of a file. Deliberately simple and cautious: a literal naming a protected path blocks unless the whole cell is
  * a plain read (open(...) without a write mode, Path.read_text, print) of a file that is not a secret.
- * Literals glued together in the code (`'toll'+'gate.yaml'`, `''.join([...])`, `os.path.join('a','b')`) are
- * also read as the one string they make.
+ * Literals glued together in the code (`'toll'+'gate.yaml'`, `''.join([...])`, `os.path.join('a','b')`, and the
+ * folds of literalFolds.ts) are also read as the one string they make.
  */
+import { foldOnce, literalFolds } from './literalFolds.ts';
 
 const literal = /([rRbBuUfF]{0,2})('''|"""|'|")((?:\\[\s\S]|(?!\2)[^\\])*?)\2/g;
 const oneLiteral = String.raw`(?:[rRbBuU]{0,2})(?:'([^'\\\n]*)'|"([^"\\\n]*)")`;
@@ -16,14 +17,19 @@ const quote = (text: string): string => `'${text.replace(/'/g, '')}'`;
 
 /** The code with adjacent literal concatenations folded into one literal (a bounded number of rounds). */
 export const foldLiterals = (code: string): string => {
-  // Every fold needs a `+` or a join; most code has neither.
-  if (!code.includes('+') && !code.includes('.join')) return code;
-  let folded = code;
+  // Every fold needs a `+`, a join, or one of literalFolds.ts' marks; most code has none.
+  const more = literalFolds.some((f) => f.mayApply(code));
+  if (!more && !code.includes('+') && !code.includes('.join')) return code;
+  let folded = more ? foldOnce(code) : code;
+  // literalFolds' folds are dearer: they run again only when these made something new for them (`('a' + 'b').lower()`).
+  let fresh = false;
   for (let round = 0; round < 64; round++) {
-    const next = folded
+    let next = folded
       .replace(plus, (_m, a1, a2, b1, b2) => quote(`${a1 ?? a2 ?? ''}${b1 ?? b2 ?? ''}`))
       .replace(joined, (_m, list: string) => quote(literalsIn(list).join('')))
       .replace(pathJoined, (_m, list: string) => quote(literalsIn(list).join('/')));
+    if (next !== folded) fresh = true;
+    else if (more && fresh) { next = foldOnce(folded); fresh = false; }
     if (next === folded) return folded;
     folded = next;
   }

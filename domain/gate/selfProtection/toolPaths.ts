@@ -35,6 +35,8 @@ export interface ToolPathRow {
    * name nothing protected (the program may be a REPL or sqlite3, not a shell), and no line may be left unfinished.
    */
   readonly typedInto?: string;
+  /** Arguments naming a file inside the tool's own folder (a skill's): a path that leaves it is refused. */
+  readonly staysInside?: readonly string[];
   /** The tool stores a script that Hermes' scheduler runs later, outside any tool call: fail closed. */
   readonly schedulesScript?: { readonly argument: string; readonly actions: readonly string[] };
   readonly why: string;
@@ -136,6 +138,16 @@ export const toolPathRows: readonly ToolPathRow[] = [
     allows: [{ action: 'create', schedule: 'every 2h', prompt: 'Summarise the news' }, { action: 'list' }, { action: 'update', job_id: 'j1', script: '' },
       { action: 'remove', job_id: 'j1' }, { action: 'run', job_id: 'j1' }],
   },
+  {
+    tool: 'skill_manage', staysInside: ['name', 'category', 'file_path'],
+    why: "tools/skill_manager_tool.py joins name (and category) to the skills folder and file_path to the skill's folder: '..' or an absolute path there writes anywhere in the Hermes home, config.yaml and plugins/ included.",
+    stops: [{ action: 'write_file', name: 'notes', file_path: '../../config.yaml', file_content: 'x' }, { action: 'write_file', name: 'notes', file_path: '../../plugins/tollgate/__init__.py', file_content: 'x' },
+      { action: 'create', name: '../plugins/evil', content: 'x' }, { action: 'write_file', name: 'notes', file_path: '/home/agent/.hermes/config.yaml', file_content: 'x' },
+      { action: 'write_file', name: 'notes', file_path: 'refs/..\\..\\..\\config.yaml', file_content: 'x' }, { action: 'create', name: 'x', category: '../../hooks', content: 'x' },
+      { action: 'remove_file', name: 'notes', file_path: '~/.hermes/.env' }],
+    allows: [{ action: 'write_file', name: 'notes', file_path: 'references/api.md', file_content: 'x' }, { action: 'create', name: 'deploy-helper', content: '---\nname: deploy-helper\n---\n' },
+      { action: 'create', name: 'notes', category: 'devops', content: 'x' }, { action: 'write_file', name: 'notes', file_path: 'scripts/run..sh', file_content: 'x' }, { action: 'delete', name: 'notes' }],
+  },
 ];
 
 const rowsByTool: ReadonlyMap<string, ToolPathRow> = new Map(toolPathRows.map((r) => [r.tool, r]));
@@ -222,6 +234,11 @@ export const toolPathFindings = (tool: string, args: Args, index: ProtectionInde
     }
   }
   if (row.typedInto !== undefined && shellArgumentOf(tool, {}, args) === row.typedInto) findings.push(...typedFindings(tool, args[row.typedInto], args['action'], index, context));
+  for (const address of row.staysInside ?? []) {
+    for (const value of valuesAt(args, address)) {
+      if (leavesFolder(value)) findings.push({ id: 'write-protected-path', verdict: 'block', what: `${tool} ${address} ${value}, which leaves the tool's own folder` });
+    }
+  }
   const scheduled = row.schedulesScript;
   if (scheduled !== undefined) {
     const action = typeof args['action'] === 'string' ? args['action'].trim().toLowerCase() : '';
@@ -232,6 +249,10 @@ export const toolPathFindings = (tool: string, args: Args, index: ProtectionInde
   }
   return findings;
 };
+
+/** An absolute path, `~`, or a `..` segment (either slash: a Windows-style name is split on both). */
+const leavesFolder = (value: string): boolean =>
+  value.startsWith('/') || value.startsWith('~') || value.startsWith('\\') || value.split(/[\\/]/).includes('..');
 
 /** Text typed into a process: input leaning on state the gate never saw (typedInput.ts), or naming anything protected. */
 const typedFindings = (tool: string, data: unknown, action: unknown, index: ProtectionIndex, context: PathContext): ToolPathFinding[] => {
