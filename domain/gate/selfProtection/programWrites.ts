@@ -83,11 +83,14 @@ export const wrapperWrites = (via: readonly string[]): string[] => {
   return out;
 };
 
-/** `uudecode F` writes the file its header names (any name, in the working directory); `-o F` names it instead. */
+/**
+ * `uudecode F` writes the file its header names: any name, relative to the working directory or absolute
+ * (`begin 644 /x/tollgate.yaml`), so anywhere; `-o F` names it instead.
+ */
 const uudecodeShape: Shape = (command, words) => {
   const options = parseOptions(command.args, { shortWithValue: 'o', longWithValue: ['output-file'] });
   const output = options.short.get('o') ?? options.long.get('output-file');
-  return typeof output === 'string' ? writing([...words, output]) : { ...writing(words), fills: ['.'] };
+  return typeof output === 'string' ? writing([...words, output]) : { ...writing(words), fills: ['/'] };
 };
 
 /**

@@ -105,6 +105,10 @@ const writesProtected = (command: SimpleCommand, scope: LineScope): string | nul
     const named = dir != null && scope.index.dirs.has(dir) ? null : firstHit(unsure.words, command, scope, blocking);
     if (named !== null) return describe(named);
   }
+  // `export GIT_WORK_TREE=DIR; git … checkout -f`: a rewrite of the work tree lands in DIR (unknown: anywhere).
+  const exported = command.program === 'git' && (operands.fills ?? []).length > 0 ? scope.analysis.exports?.['GIT_WORK_TREE'] : undefined;
+  if (exported === null) return 'a work tree exported as GIT_WORK_TREE with a value the gate cannot know';
+  if (exported !== undefined) { const tree = treeHit(exported, context, scope); if (tree !== null) return describe(tree); }
   // Poured into the root (`tar -xPf`, `tar -C / -x`, `docker -v /:/h`): everything protected lies below it.
   for (const word of operands.fills ?? []) if (resolvePath(word, context)?.absolute === '/') return 'every path on the machine (the files are written below /)';
   // Removed, moved or re-moded whole; poured into (an archive, a patch, a work tree); pointed at by a new link.
@@ -454,12 +458,13 @@ export const protectionRules: readonly ProtectionRule[] = [
       'socat -u - OPEN:/srv/hermes-bot/config.yaml,creat,trunc', 'socat - GOPEN:/home/agent/project/tollgate.yaml', 'socat PTY,link=/home/agent/.hermes/config.yaml -',
       // Red team 5: files named by an option, a suffix, a URL, an editor's script or a header (programWrites.ts).
       'gunzip -f /home/agent/project/tollgate.yaml.gz', 'xz -d ~/.hermes/config.yaml.xz', 'bunzip2 -f ~/.hermes/.env.bz2', 'zstd -d -o /srv/hermes-bot/config.yaml /tmp/x.zst',
-      'cd /home/agent/project && uudecode /tmp/a.uu', "printf 'w /srv/hermes-bot/config.yaml\\nq\\n' | ed -s /tmp/evil", "ed -s /tmp/evil <<< 'w /home/agent/project/tollgate.yaml'",
+      'uudecode /tmp/a.uu', "printf 'w /srv/hermes-bot/config.yaml\\nq\\n' | ed -s /tmp/evil", "ed -s /tmp/evil <<< 'w /home/agent/project/tollgate.yaml'",
       'emacs --batch --eval \'(write-region "x" nil "/srv/hermes-bot/config.yaml")\'', 'awk \'{print > ("/srv/hermes" "-bot/config.yaml")}\' /tmp/evil',
       'cd ~/.hermes && wget -N https://example.com/config.yaml', 'strace -f -o /home/agent/project/tollgate.yaml true', 'tar -xPf /tmp/a.tar', 'cd /opt/tollgate && pax -r -f /tmp/a.pax',
       // Git and npm rewriting the clone's files, or making code run there.
       'cd /opt/tollgate && git read-tree -u --reset HEAD~3', 'cd /opt/tollgate && git sparse-checkout set docs', 'cd /opt/tollgate && git checkout-index -a -f',
       'cd /opt/tollgate && git bisect start HEAD HEAD~20', 'cd /opt/tollgate && git config core.hooksPath .githooks', 'GIT_WORK_TREE=/opt/tollgate git --git-dir=/tmp/r.git checkout -f',
+      'export GIT_WORK_TREE=/opt/tollgate; git --git-dir=/tmp/r.git checkout -f',
       'cd /opt/tollgate && npm install left-pad', 'npm install --prefix /opt/tollgate left-pad', "cd /opt/tollgate && npm pkg set scripts.start='node /tmp/e.js'", 'cd /opt/tollgate && npm version patch',
       'cd /opt/tollgate && npx eslint --fix bin/', 'cd /opt/tollgate && tsc', 'node /tmp/x.js /opt/tollgate/bin/tollgate.mjs',
       // Copies that keep the source's path or replace a folder whole; spellings of the working directory; patterns.
@@ -488,9 +493,10 @@ export const protectionRules: readonly ProtectionRule[] = [
       'pgrep -af tollgate', 'man tollgate', 'journalctl --user -u tollgate -n 50', 'id tollgate', 'docker ps --filter name=tollgate',
       'cd /opt/tollgate && node bin/tollgate.mjs audit -n 20', 'node --check /opt/tollgate/bin/tollgate.mjs', 'cd /opt/tollgate && npx tsc -p tsconfig.json --noEmit',
       'cd /opt/tollgate && npx eslint bin/', 'cd /opt/tollgate && python3 -m json.tool bin/x.json', 'cd /opt/tollgate && npm test',
-      'gunzip -k /tmp/logs/app.log.gz', 'xz -dc ~/.hermes/config.yaml.xz', 'cd /tmp/x && uudecode /tmp/a.uu', 'cd /tmp/app && npm install left-pad', 'git config user.name Dev',
+      'gunzip -k /tmp/logs/app.log.gz', 'xz -dc ~/.hermes/config.yaml.xz', 'uudecode -o /tmp/x.bin /tmp/a.uu', 'cd /opt/tollgate && node bin/tollgate.mjs eval x.jsonl', 'cd /tmp/app && npm install left-pad', 'git config user.name Dev',
       'cd /tmp/evil && cp --parents a/b.txt /tmp/dst', 'cp a.txt b.txt /tmp/out/', 'strace -o /tmp/t.txt ls', "sed '1r /tmp/h.txt' /tmp/b.txt", 'exec 3</tmp/in.txt; echo x > /dev/fd/3',
       "printf 'w /tmp/out.txt\\nq\\n' | ed -s /tmp/in.txt", 'cd /tmp && wget -N https://example.com/config.yaml', 'cd /tmp/out && tar -xf /tmp/a.tar',
+      'export GIT_WORK_TREE=/tmp/w; git --git-dir=/tmp/r.git checkout -f',
     ],
   },
   {
