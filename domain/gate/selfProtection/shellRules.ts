@@ -550,11 +550,13 @@ export const protectionRules: readonly ProtectionRule[] = [
       'kill -9 -1', 'kill -- -1', "kill -9 $(ps -eo pid,args | awk '/ser[v]e/{print $1}')", "ps -eo pid,args | awk '$3==\"serve\"{print $1}' | xargs kill", 'pkill -P 1',
       'kill -9 $((4000+242))', 'kill $(cat ~/.hermes/gateway.pid)', 'kill $(pgrep -u agent)', 'pgrep -f serve | xargs kill', 'kill $(pgrep -f "$N")',
       'ps -eo pid= | xargs kill', "ps aux | grep -v grep | awk '{print $2}' | xargs kill", 'taskset -p 0 4242', 'ionice -c3 -p 4242',
+      // Red team 5: a unit edited or re-propertied; a container sharing the host's processes.
+      'systemctl --user edit tollgate', 'systemctl --user set-property tollgate CPUQuota=1%', 'docker run --rm --pid=host --privileged alpine pkill -f tollgate',
     ],
     allows: ['kill 1234', 'kill -9 %1', 'pkill -f "vite dev"', 'killall firefox', 'systemctl restart nginx', 'systemctl status tollgate', 'pgrep -f tollgate',
       'kill $(cat app.pid)', 'kill %1', 'kill -1 1234', 'pkill -P 1234', "ps aux | awk '/vite/{print $2}' | xargs kill", 'kill -9 $((1000+234))',
       'kill $(pgrep -f vite)', 'pgrep -f vite | xargs kill', "ps aux | grep vite | grep -v grep | awk '{print $2}' | xargs kill", 'kill $(ps -p 1234 -o pid=)', 'kill $(jobs -p)',
-      'taskset -c 0 make', 'ionice -c3 make'],
+      'taskset -c 0 make', 'ionice -c3 make', 'systemctl --user edit nginx', 'docker run --rm alpine pkill -f tollgate', 'docker run --rm --pid=host alpine ps aux'],
   },
   {
     id: 'hidden-command',
