@@ -13,7 +13,8 @@ import { wordsIn } from './shellOperands.ts';
 
 type Shape = (command: SimpleCommand, words: readonly string[]) => Operands | null;
 
-const reading = (words: readonly string[]): Operands => ({ writes: [], reads: words, trees: [], code: [], readOnly: false });
+/** Reads its words and writes nothing: like the read-only list, only a secret read matters (and `xargs` feeding it writes nothing). */
+const reading = (words: readonly string[]): Operands => ({ writes: [], reads: words, trees: [], code: [], readOnly: true });
 const writing = (words: readonly string[]): Operands => ({ writes: words, reads: words, trees: [], code: [], readOnly: false });
 const wordsOf = (args: readonly string[]): string[] => args.flatMap(wordsIn);
 
@@ -122,7 +123,7 @@ const curlShape: Shape = (command, words) => {
 const paxShape: Shape = (command, words) => {
   const options = parseOptions(command.args, { shortWithValue: 'fsobxBDEGTUp' });
   const extracts = options.short.has('r');
-  if (!extracts) return { ...reading(words), treeReads: options.operands };
+  if (!extracts) return { ...reading(words), treeReads: options.operands, readOnly: false };
   const into = options.short.has('w') ? options.operands[options.operands.length - 1] ?? '.' : '.';
   return { ...writing(words), fills: [into], treeReads: options.short.has('w') ? options.operands.slice(0, -1) : [] };
 };
@@ -165,7 +166,7 @@ const devTools: ReadonlyMap<string, Shape> = new Map<string, Shape>([
     if (args.some((a) => a === '--fix' || a === '--fix-type')) return writing(words);
     const options = parseOptions(args, { shortWithValue: 'ocf', longWithValue: ['output-file', 'config', 'format', 'ext', 'rule', 'plugin', 'parser', 'resolve-plugins-relative-to', 'rulesdir', 'ignore-path', 'cache-location', 'max-warnings'] });
     const output = options.short.get('o') ?? options.long.get('output-file');
-    return { ...reading(words), writes: typeof output === 'string' ? [output] : [] };
+    return typeof output === 'string' ? { ...reading(words), writes: [output], readOnly: false } : reading(words);
   }],
   ['prettier', (command, words) => command.args.some((a) => a === '--write' || a === '-w') ? writing(words) : reading(words)],
 ]);
@@ -204,7 +205,8 @@ const interpreterShape: Shape = (command) => {
     const written = readingModules.get(call.module.name);
     if (written === undefined) return null;
     const operands = args.slice(call.module.next).filter((a) => !a.startsWith('-'));
-    return { ...reading(wordsOf(operands)), writes: wordsOf(operands.slice(written)), code: stdin };
+    const writes = wordsOf(operands.slice(written));
+    return { ...reading(wordsOf(operands)), writes, code: stdin, readOnly: writes.length === 0 };
   }
   if (call.script === undefined) return null;
   const before = args.slice(0, call.script);
