@@ -150,6 +150,41 @@ const npmShape: Shape = (command, words) => {
 };
 
 /**
+ * npm settings that make every later npm-run node (tollgate's `npm start` among them) load a file, or run its
+ * scripts through another program: `npm config set node-options=--require X`, `script-shell X`. Written to
+ * ~/.npmrc, they change tollgate's code the next time it starts, wherever the call is made.
+ */
+const npmCodeSettings: ReadonlyMap<string, (value: string) => boolean> = new Map([
+  ['node-options', (v: string) => /(?:^|\s)(?:-r|--require|--import|--loader|--experimental-loader)(?:[=\s]|$)/.test(v)],
+  ['script-shell', (v: string) => !/^(?:(?:\/usr)?\/bin\/)?(?:sh|bash|zsh|dash)$/.test(v)],
+  ['shell', (v: string) => !/^(?:(?:\/usr)?\/bin\/)?(?:sh|bash|zsh|dash)$/.test(v)],
+  ['onload-script', () => true], ['init-module', () => true], ['git', (v: string) => !/^(?:(?:\/usr)?\/bin\/)?git$/.test(v)],
+]);
+export const npmLoadsCode = (command: SimpleCommand): string | null => {
+  if (command.program !== 'npm' && command.program !== 'pnpm') return null;
+  const { args } = command;
+  // `npm config set K V`, `npm config set K=V`, `npm set K V` (options anywhere).
+  const words = args.filter((a) => !a.startsWith('-'));
+  const set = words[0] === 'set' ? 0 : (words[0] === 'config' || words[0] === 'c') && words[1] === 'set' ? 1 : -1;
+  if (set < 0) return null;
+  // After `set`, every word but npm's own location flags is a key or a value (`'--require x'` is a value).
+  const pairs: string[] = [];
+  for (let i = args.indexOf('set') + 1; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '-g' || arg === '--global' || arg === '--json' || arg.startsWith('--location=')) continue;
+    if (arg === '--location') { i++; continue; }
+    pairs.push(arg);
+  }
+  for (let i = 0; i < pairs.length; i++) {
+    const eq = pairs[i]!.indexOf('=');
+    const key = (eq < 0 ? pairs[i]! : pairs[i]!.slice(0, eq)).toLowerCase().replace(/_/g, '-');
+    const value = eq < 0 ? pairs[++i] ?? '' : pairs[i]!.slice(eq + 1);
+    if (npmCodeSettings.get(key)?.(value) === true) return `npm's ${key} (${value}), which every later npm-run node, tollgate's included, would load`;
+  }
+  return null;
+};
+
+/**
  * Dev tools that read the files they are given unless a flag makes them write: `tsc` emits (into the project
  * folder) unless --noEmit; `eslint --fix`, `prettier --write` rewrite their operands; -o names an output file.
  */

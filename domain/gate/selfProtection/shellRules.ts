@@ -11,7 +11,7 @@ import {
 import { containsAnywhere, containsProtected, matchAbsolute, resolvePath, type PathContext, type PathHit } from './protectedPaths.ts';
 import { contextOf, hitInText, hitOf, withDefaults, wordHit, type LineScope } from './shellScope.ts';
 import { argWords, findListedFolders, operandsOf, readOnlyPrograms, type Landing, type Operands } from './shellOperands.ts';
-import { wrapperWrites } from './programWrites.ts';
+import { npmLoadsCode, wrapperWrites } from './programWrites.ts';
 
 export type SelfProtectionId =
   | 'socket-client' | 'read-secret' | 'write-protected-path' | 'tollgate-control-command' | 'hermes-control' | 'uninstall'
@@ -94,6 +94,8 @@ const writesProtected = (command: SimpleCommand, scope: LineScope): string | nul
   const context = contextOf(scope, command);
   const through = throughLineLink(operands.writes, command, scope);
   if (through !== null) return through;
+  const npmrc = npmLoadsCode(command);
+  if (npmrc !== null) return npmrc;
   // `strace -o F cmd`, `time -o F cmd`: the wrapper peeled off the command still writes F.
   const traced = command.via.length === 0 ? null : firstHit(wrapperWrites(command.via), command, scope, blocking);
   if (traced !== null) return describe(traced);
@@ -467,6 +469,7 @@ export const protectionRules: readonly ProtectionRule[] = [
       'export GIT_WORK_TREE=/opt/tollgate; git --git-dir=/tmp/r.git checkout -f',
       'cd /opt/tollgate && npm install left-pad', 'npm install --prefix /opt/tollgate left-pad', "cd /opt/tollgate && npm pkg set scripts.start='node /tmp/e.js'", 'cd /opt/tollgate && npm version patch',
       'cd /opt/tollgate && npx eslint --fix bin/', 'cd /opt/tollgate && tsc', 'node /tmp/x.js /opt/tollgate/bin/tollgate.mjs',
+      "npm config set node-options='--require /tmp/evil.js'", 'npm config set script-shell /tmp/evil.sh', "npm set node-options '--import /tmp/e.mjs'",
       // Copies that keep the source's path or replace a folder whole; spellings of the working directory; patterns.
       'cd /tmp/evil && cp --parents .hermes/config.yaml /home/agent', 'cd /tmp/evil && rsync -R plugins/x.py /srv/hermes-bot/', 'cp -r /tmp/evil/.hermes /home/agent/',
       'echo x > ~+/tollgate.yaml', 'cd /home/agent/project && echo x > /proc/self/cwd/tollgate.yaml', 'cd /tmp && echo x > ~-/tollgate.yaml',
@@ -497,6 +500,7 @@ export const protectionRules: readonly ProtectionRule[] = [
       'cd /tmp/evil && cp --parents a/b.txt /tmp/dst', 'cp a.txt b.txt /tmp/out/', 'strace -o /tmp/t.txt ls', "sed '1r /tmp/h.txt' /tmp/b.txt", 'exec 3</tmp/in.txt; echo x > /dev/fd/3',
       "printf 'w /tmp/out.txt\\nq\\n' | ed -s /tmp/in.txt", 'cd /tmp && wget -N https://example.com/config.yaml', 'cd /tmp/out && tar -xf /tmp/a.tar',
       'export GIT_WORK_TREE=/tmp/w; git --git-dir=/tmp/r.git checkout -f',
+      'npm config set node-options=--max-old-space-size=4096', 'npm config set script-shell /bin/bash', 'npm config get node-options', 'npm config set registry https://r.example/',
     ],
   },
   {
