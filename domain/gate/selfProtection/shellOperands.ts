@@ -345,11 +345,13 @@ const gitOutputs = (sub: string | undefined, rest: readonly string[]): { files: 
  * Settings that make git run a program (or look for hooks elsewhere) in the repository they are set in: set in
  * tollgate's clone, the next `git status` or commit there runs it. Set elsewhere, or only read, they do nothing here.
  */
-const gitCodeKeys = /^(?:core\.(?:hookspath|fsmonitor|sshcommand|pager|editor|askpass|gitproxy)|diff\.external|(?:diff|merge|filter)\.[^.]+\.(?:command|textconv|driver|clean|smudge|process)|alias\..+|credential\.helper|sequence\.editor|uploadpack\.packobjectshook|include\.path|includeif\..+\.path)$/i;
+const gitCodeKeys = /^(?:core\.(?:hookspath|fsmonitor|sshcommand|gitproxy)|diff\.external|(?:diff|merge|filter)\.[^.]+\.(?:command|textconv|driver|clean|smudge|process)|credential\.helper|uploadpack\.packobjectshook|include\.path|includeif\..+\.path)$/i;
 const configRunsCode = (rest: readonly string[]): boolean => {
   if (rest.some((a) => /^(?:--get|--get-all|--get-regexp|-l|--list|--show-origin|--global|--system|--file|-f|--blob|get|list)(?:=|$)/.test(a))) return false;
-  const key = rest.find((a) => !a.startsWith('-') && a !== 'set' && a !== 'add');
-  return key !== undefined && gitCodeKeys.test(key);
+  const words = rest.filter((a) => !a.startsWith('-') && a !== 'set' && a !== 'add');
+  const key = words[0];
+  // An alias runs a shell only when its value starts with '!' (`alias.st status` runs git itself).
+  return key !== undefined && (gitCodeKeys.test(key) || (/^alias\./i.test(key) && (words[1] ?? '').startsWith('!')));
 };
 
 const rewritesWorkTree = (sub: string, rest: readonly string[]): boolean => {

@@ -168,7 +168,7 @@ const throughOpenDescriptor = (writes: readonly string[], scope: LineScope): Pat
     if (fd === undefined) continue;
     for (const opener of scope.analysis.commands) {
       for (const redirect of opener.redirects) {
-        if (!redirect.op.startsWith(fd) || !/^\d+(?:<>?|>>?|>\|)$/.test(redirect.op) || redirect.op.replace(/\D+$/, '') !== fd || redirect.target.startsWith('&')) continue;
+        if (/^(\d+)(?:<>?|>>?|>\|)$/.exec(redirect.op)?.[1] !== fd || redirect.target.startsWith('&')) continue;
         const hit = wordHit(scope, opener, redirect.target);
         if (hit !== null && blocking(hit)) return hit;
       }
@@ -466,6 +466,7 @@ export const protectionRules: readonly ProtectionRule[] = [
       // Git and npm rewriting the clone's files, or making code run there.
       'cd /opt/tollgate && git read-tree -u --reset HEAD~3', 'cd /opt/tollgate && git sparse-checkout set docs', 'cd /opt/tollgate && git checkout-index -a -f',
       'cd /opt/tollgate && git bisect start HEAD HEAD~20', 'cd /opt/tollgate && git config core.hooksPath .githooks', 'GIT_WORK_TREE=/opt/tollgate git --git-dir=/tmp/r.git checkout -f',
+      "cd /opt/tollgate && git config alias.st '!sh /tmp/e.sh'",
       'export GIT_WORK_TREE=/opt/tollgate; git --git-dir=/tmp/r.git checkout -f',
       'cd /opt/tollgate && npm install left-pad', 'npm install --prefix /opt/tollgate left-pad', "cd /opt/tollgate && npm pkg set scripts.start='node /tmp/e.js'", 'cd /opt/tollgate && npm version patch',
       'cd /opt/tollgate && npx eslint --fix bin/', 'cd /opt/tollgate && tsc', 'node /tmp/x.js /opt/tollgate/bin/tollgate.mjs',
@@ -500,7 +501,7 @@ export const protectionRules: readonly ProtectionRule[] = [
       'cd /tmp/evil && cp --parents a/b.txt /tmp/dst', 'cp a.txt b.txt /tmp/out/', 'strace -o /tmp/t.txt ls', "sed '1r /tmp/h.txt' /tmp/b.txt", 'exec 3</tmp/in.txt; echo x > /dev/fd/3',
       "printf 'w /tmp/out.txt\\nq\\n' | ed -s /tmp/in.txt", 'cd /tmp && wget -N https://example.com/config.yaml', 'cd /tmp/out && tar -xf /tmp/a.tar',
       'export GIT_WORK_TREE=/tmp/w; git --git-dir=/tmp/r.git checkout -f',
-      'npm config set node-options=--max-old-space-size=4096', 'npm config set script-shell /bin/bash', 'npm config get node-options', 'npm config set registry https://r.example/',
+      'cd /opt/tollgate && git config alias.st status', 'cd /opt/tollgate && git config core.editor vim', 'npm config set node-options=--max-old-space-size=4096', 'npm config set script-shell /bin/bash', 'npm config get node-options', 'npm config set registry https://r.example/',
     ],
   },
   {

@@ -125,7 +125,7 @@ const searchText = (raw: string, context: PathContext, index: ProtectionIndex): 
   // A literal that is only printed (`python3 -c "print('data/keys')"`) names nothing that is opened.
   // Format placeholders stand for unknown values: `f'{d}/http-token'` is judged as `$_/http-token`.
   // Adjacent string literals are one string in awk, Python and C (`"/srv/her" "mes/config.yaml"`): joined first.
-  const joined = raw.includes('" "') || raw.includes("' '") || /(["'])\s+\1/.test(raw) ? raw.replace(/"\s+"|'\s+'/g, '') : raw;
+  const joined = /"\s+"|'\s+'/.test(raw) ? raw.replace(/"\s+"|'\s+'/g, '') : raw;
   const text = withoutPrintedLiterals(joined).replace(/\{[A-Za-z_][A-Za-z0-9_.]*\}/g, '$_');
   const absolute = mentionedPath(text, index);
   if (absolute !== null) return absolute;
