@@ -35,13 +35,16 @@ interface InlineGrammar {
   readonly digitsOnly: string;
   /** Short letters after which no more options are read (python -m runs a module). */
   readonly stop: string;
+  /** Long options that take the next word as their value (`node --import tsx x.mjs`). */
+  readonly valueLong?: readonly string[];
 }
 
 const grammars: Readonly<Record<InterpreterFamily, InlineGrammar>> = {
   python: { inline: 'c', inlineLong: [], withValue: 'WX', attachedOnly: '', digitsOnly: '', stop: 'm' },
   perl: { inline: 'eE', inlineLong: [], withValue: 'I', attachedOnly: 'iMmxFdCD', digitsOnly: 'l0', stop: '' },
   ruby: { inline: 'e', inlineLong: [], withValue: 'CEIr', attachedOnly: 'FKixW', digitsOnly: '0', stop: '' },
-  node: { inline: 'ep', inlineLong: ['--eval', '--print'], withValue: 'rC', attachedOnly: '', digitsOnly: '', stop: '' },
+  node: { inline: 'ep', inlineLong: ['--eval', '--print'], withValue: 'rC', attachedOnly: '', digitsOnly: '', stop: '',
+    valueLong: ['--require', '--import', '--loader', '--experimental-loader', '--conditions', '--env-file', '--input-type', '--title'] },
   php: { inline: 'rBRE', inlineLong: [], withValue: 'cdz', attachedOnly: '', digitsOnly: '', stop: 'f' },
   bun: { inline: 'e', inlineLong: ['--eval', '--print'], withValue: 'r', attachedOnly: '', digitsOnly: '', stop: '' },
   deno: { inline: 'e', inlineLong: ['--eval'], withValue: 'L', attachedOnly: '', digitsOnly: '', stop: '' },
@@ -52,6 +55,10 @@ interface InterpreterCall {
   readonly inlineCode: boolean;
   /** No script operand and no inline code: the program is read from standard input. */
   readonly readsStdin: boolean;
+  /** Where the script operand is (`node bin/x.mjs a b`: 0): the file is run, the words after it are its arguments. */
+  readonly script?: number;
+  /** The module a stop letter names (`python3 -m json.tool`), and where its arguments start. */
+  readonly module?: { readonly name: string; readonly next: number };
 }
 
 export const interpreterCall = (family: InterpreterFamily, args: readonly string[]): InterpreterCall => {
@@ -67,12 +74,17 @@ export const interpreterCall = (family: InterpreterFamily, args: readonly string
     if (arg === '-' || arg.length < 2 || arg[0] !== '-') break;
     if (arg.startsWith('--')) {
       if (grammar.inlineLong.includes(arg.split('=', 1)[0]!)) return { inlineCode: true, readsStdin: false };
+      if (!arg.includes('=') && grammar.valueLong?.includes(arg) === true) i++;
       continue;
     }
     for (let j = 1; j < arg.length; j++) {
       const letter = arg[j]!;
       if (grammar.inline.includes(letter)) return { inlineCode: true, readsStdin: false };
-      if (grammar.stop.includes(letter)) return { inlineCode: false, readsStdin: false };
+      if (grammar.stop.includes(letter)) {
+        const attached = j < arg.length - 1;
+        const name = attached ? arg.slice(j + 1) : args[i + 1];
+        return { inlineCode: false, readsStdin: false, ...(name === undefined ? {} : { module: { name, next: attached ? i + 1 : i + 2 } }) };
+      }
       if (grammar.attachedOnly.includes(letter)) break;
       if (grammar.digitsOnly.includes(letter)) {
         while (j + 1 < arg.length && /[0-9]/.test(arg[j + 1]!)) j++;
@@ -85,5 +97,6 @@ export const interpreterCall = (family: InterpreterFamily, args: readonly string
     }
   }
   const operand = args[i];
-  return { inlineCode: false, readsStdin: operand === undefined || operand === '-' };
+  const readsStdin = operand === undefined || operand === '-';
+  return readsStdin ? { inlineCode: false, readsStdin } : { inlineCode: false, readsStdin, script: i };
 };

@@ -6,6 +6,7 @@
  * has lines it must stop and lines it must let through (its spec runs them through the real bash grammar).
  */
 import { parseOptions } from '../../shell/commandOptions.ts';
+import { interpreterCall, interpreterFamily } from '../../shell/interpreters.ts';
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
 import { embeddedCommandFindings, exportedCommandFindings, foreignLibraries } from './embeddedCommands.ts';
 import { inlineCodeFindings, shellTextFindings, scriptLanguage, type CodeFinding } from './inlineCode.ts';
@@ -226,8 +227,11 @@ const runsCode = (command: SimpleCommand, scope: LineScope, onDisk: RunScripts =
   const context = contextOf(scope, command);
   const findings: CommandFinding[] = [];
   if (interpreterPrograms.test(program)) {
-    // Code in the arguments (-c, -e, an awk program) and what it reads on stdin (a heredoc, a here-string).
-    const code = [...args, ...(command.stdin === undefined ? [] : [command.stdin])].join('\n');
+    // Code in the arguments (-c, -e, an awk program) and what it reads on stdin (a heredoc, a here-string). A script
+    // operand is run, not code (`node bin/tollgate.mjs eval x`): its text is judged as the script on disk below.
+    const family = interpreterFamily(program);
+    const script = family === undefined ? undefined : interpreterCall(family, args).script;
+    const code = [...(script === undefined ? args : args.filter((_, i) => i !== script)), ...(command.stdin === undefined ? [] : [command.stdin])].join('\n');
     if (code.trim() !== '') findings.push(...inlineCodeFindings(code, scope.index, context));
   }
   const runsFile = interpreterPrograms.test(program) || shellInterpreters.test(program);

@@ -259,8 +259,15 @@ export const killsGuard = (command: SimpleCommand, analysis: ShellAnalysis, pid:
     case 'systemctl': case 'service': case 'launchctl': case 'rc-service': case 'sv': {
       const words = args.filter((a) => !a.startsWith('-'));
       const verb = program === 'service' || program === 'rc-service' ? words[1] : words[0];
-      const stopping = verb !== undefined && (stopVerbs.has(verb) || ['unload', 'bootout', 'remove', 'disable', 'down'].includes(verb));
+      // `systemctl edit`, `set-property`, `revert`, `kill`, `freeze` change or stop the unit as surely as `stop`.
+      const stopping = verb !== undefined && (stopVerbs.has(verb) || ['unload', 'bootout', 'remove', 'disable', 'down', 'edit', 'set-property', 'revert', 'kill', 'freeze'].includes(verb));
       return stopping && words.some((w) => /tollgate|hermes/i.test(w));
+    }
+    // A container sharing the host's process table (`--pid=host`, `--privileged`) signals the host's processes.
+    case 'docker': case 'podman': {
+      if (!args.some((a) => a === '--pid=host' || a === '--privileged' || (a === '--pid' && args[args.indexOf(a) + 1] === 'host'))) return false;
+      const at = args.findIndex((a) => /^(?:kill|pkill|killall|skill)$/.test(a));
+      return at >= 0 && killWordsReachGuard(args.slice(at), pid);
     }
     case 'fuser': return args.includes('-k') && args.some((a) => guardedWords.test(a));
     default: return false;

@@ -8,6 +8,7 @@
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
 import type { CommandRule, CommandFinding } from './commandRules.ts';
 import { embeddedTexts } from './embeddedCommands.ts';
+import { settingRunsCode } from './programWrites.ts';
 import { resolvePath } from './protectedPaths.ts';
 import { contextOf, type LineScope } from './shellScope.ts';
 
@@ -103,7 +104,10 @@ const packageConfigFindings = (command: SimpleCommand): CommandFinding[] => {
   for (let i = 0; i < pairs.length; i++) {
     const item = pairs[i]!;
     const key = (item.includes('=') ? item.slice(0, item.indexOf('=')) : item).toLowerCase().replace(/_/g, '-');
-    if (packageManagerCodeKey.test(key)) return [{ id: 'hidden-command', what: `${command.program} config set ${key}: run by every later ${command.program} call` }];
+    // The value as given, options-like text included (`node-options '--require x'` drops out of the operands).
+    const value = item.includes('=') ? item.slice(item.indexOf('=') + 1) : command.args[command.args.indexOf(item) + 1] ?? '';
+    // `node-options=--max-old-space-size=4096`, `script-shell /bin/bash`: values that load nothing stay allowed.
+    if (packageManagerCodeKey.test(key) && settingRunsCode(key, value)) return [{ id: 'hidden-command', what: `${command.program} config set ${key}: run by every later ${command.program} call` }];
     if (!item.includes('=')) i++;
   }
   return [];

@@ -135,6 +135,8 @@ const nameSegments = ['.claude', 'settings.json', 'settings.local.json', '.herme
  */
 export const cannotName = (word: string, context: PathContext, index: ProtectionIndex): boolean => {
   if (index.links.size > 0 || context.base || /[$`~*?[{\s\\]/.test(word)) return false;
+  // `/proc/self/cwd/x` is x in the working directory, whatever its segments say.
+  if (word.startsWith('/proc/')) return false;
   if (context.lost === true && context.cwd === null && !word.startsWith('/')) return false;
   if (!word.includes('/')) {
     if (word === '..' || index.knownSegments.has(word)) return false;
@@ -217,6 +219,13 @@ export const resolvePath = (word: string, context: PathContext): ResolvedPath | 
   if (pwd !== null && context.cwd !== null) text = context.cwd + text.slice(pwd[0].length);
   // The lost folder itself (`rm -rf "$PWD"`): judged as `.` there.
   else if (pwd !== null && context.lost === true) text = `.${text.slice(pwd[0].length)}`;
+  // `~+` is $PWD and `~-` is $OLDPWD; `/proc/self/cwd` is the working directory, `/proc/PID/root` a root (red team 5, F).
+  if (text.startsWith('~+') || text.startsWith('~-') || text.startsWith('/proc/')) {
+    const spelled = workingDirectorySpelling(text, context);
+    if (spelled === null) return null;
+    if (spelled.unknown) return fromUnresolved(`$_${spelled.rest}`);
+    text = spelled.text;
+  }
   const prefix = variablePrefix.exec(text);
   if (prefix !== null) {
     const base = prefix[0].includes('HERMES_HOME') ? context.hermesHome : context.home;
@@ -234,11 +243,30 @@ export const resolvePath = (word: string, context: PathContext): ResolvedPath | 
     return tail === null ? { absolute: null, relative: null, unresolved: null, ...folder } : { ...tail, ...folder };
   }
   if (text.startsWith('/')) return { absolute: normalizePath(text), relative: null, unresolved: null };
-  const relative = relativeSegments(text);
+  // A bare word (`pgrep -af tollgate`, `man tollgate`) is judged where the working directory puts it, not by the
+  // tail of every protected folder; distinctive file names (`tollgate.yaml`, `ledger.db`) still match by tail.
+  const relative = !text.includes('/') && context.cwd !== null ? null : relativeSegments(text);
   const absolute = context.cwd === null ? null : normalizePath(`${context.cwd}/${text}`);
   const based = context.cwd === null && context.base ? relativeSegments(`${context.base}/${text}`) : null;
   const anywhere = context.cwd === null && context.lost === true ? based ?? relative : null;
   return { absolute, relative, unresolved: null, based, anywhere };
+};
+
+const procFolder = /^\/proc\/([^/]+)\/(cwd|root)(?=\/|$)/;
+
+/**
+ * `~+/x` and `/proc/self/cwd/x` are x in the working directory (`./x` when it is unknown); `/proc/self/root/x` is
+ * `/x`; another process's folder (`/proc/1234/cwd`, `/proc/*\/cwd`) and `~-` ($OLDPWD) are unknown folders.
+ */
+const workingDirectorySpelling = (text: string, context: PathContext): { text: string; unknown: boolean; rest: string } | null => {
+  const tilde = /^~([+-])(?=\/|$)/.exec(text);
+  const proc = tilde === null ? procFolder.exec(text) : null;
+  if (tilde === null && proc === null) return { text, unknown: false, rest: '' };
+  const rest = text.slice((tilde ?? proc)![0].length);
+  const own = proc === null || proc[1] === 'self' || proc[1] === 'thread-self';
+  if (proc?.[2] === 'root') return { text: rest === '' ? '/' : rest, unknown: false, rest };
+  if (tilde?.[1] === '-' || !own) return { text, unknown: true, rest };
+  return { text: context.cwd === null ? `.${rest}` : `${context.cwd}${rest}`, unknown: false, rest };
 };
 
 /**
@@ -322,7 +350,7 @@ const relativeSegments = (text: string): string[] => {
 export const matchPath = (resolved: ResolvedPath, index: ProtectionIndex): PathHit | null => {
   const hits: PathHit[] = [];
   if (resolved.absolute !== null) push(hits, matchAbsolute(resolved.absolute, index));
-  if (resolved.relative !== null) push(hits, matchRelative(resolved.relative, index));
+  if (resolved.relative !== null) push(hits, matchRelative(resolved.relative, index, true));
   if (resolved.based) push(hits, matchRelative(resolved.based, index));
   if (resolved.within !== undefined) push(hits, matchWithin(resolved.within, index));
   // Where the terminal went untracked the folder may be any of them (`data/keys/$K` in tollgate's data folder).
@@ -423,8 +451,11 @@ const hermesPackage = (segments: readonly string[]): PathHit | null => {
 };
 
 /** A relative path with an unknown directory: does its start continue the tail of a protected path? */
-const matchRelative = (segments: readonly string[], index: ProtectionIndex): PathHit | null => {
+const matchRelative = (segments: readonly string[], index: ProtectionIndex, asWritten = false): PathHit | null => {
   if (segments.length === 0) return null;
+  // A plain word as written names a protected folder only where the working directory makes it that folder (`man
+  // tollgate` is no write to /etc/tollgate); a name with a dot (`tollgate.yaml`, `.tollgate`) still does.
+  if (asWritten && segments.length === 1 && !fileLikeName.test(segments[0]!)) return matchNames(segments, index);
   const hits: PathHit[] = [];
   const glob = segments.some((s) => /[*?[{]/.test(s));
   for (const e of index.entries) if (continuesTail(segments, e, e.kind === 'data' ? dataInnerNames : e.kind === 'code' ? codeInnerNames : null, glob)) hits.push({ kind: e.kind, what: e.path });
@@ -436,6 +467,9 @@ const matchRelative = (segments: readonly string[], index: ProtectionIndex): Pat
   push(hits, startupHit(segments, index, false));
   return strictest(hits);
 };
+
+/** A name with a dot (`tollgate.mjs`, `.tollgate`, `ledger.db-wal`) or one of the data folder's own file names: not a plain word. */
+const fileLikeName = /\.|^http-token$/;
 
 const lostNote = '(the folder it is in is unknown to the gate; use an absolute path, or cd to one first)';
 
@@ -543,7 +577,9 @@ const matchGlob = (path: string, index: ProtectionIndex): PathHit | null => {
   for (const h of index.homes) {
     if (!reaches(pattern, h.segments, 'inside')) continue;
     let name: string | undefined;
-    for (const n of hermesHomeBlocked) if (name === undefined && reaches(pattern, [...h.segments, n], 'inside')) name = n;
+    // With `shopt -s nocaseglob` (set on this line or an earlier one) `CONFIG.yam[l]` is config.yaml: names caseless.
+    const caseless = segmentsOf(path).map((s) => s === '**' ? null : caselessGlob(s));
+    for (const n of hermesHomeBlocked) if (name === undefined && (reaches(pattern, [...h.segments, n], 'inside') || reaches(caseless, [...h.segments, n], 'inside'))) name = n;
     hits.push(name !== undefined ? { kind: 'hermes-file', what: `${h.path}/${name}` } : { kind: 'hermes-home', what: h.path });
   }
   const last = pattern[pattern.length - 1];
@@ -616,6 +652,7 @@ const compileGlob = (glob: string): RegExp => {
 };
 
 const compiledGlob = boundedMemo(compileGlob, 512);
+const caselessGlob = boundedMemo((glob: string): RegExp => new RegExp(compileGlob(glob).source, 'i'), 128);
 
 const globSource = (glob: string): string => {
   let source = '';
@@ -624,9 +661,9 @@ const globSource = (glob: string): string => {
     if (c === '*') source += '.*';
     else if (c === '?') source += '.';
     else if (c === '[') {
-      const end = glob.indexOf(']', i + 2);
+      const end = bracketEnd(glob, i);
       if (end < 0) { source += '\\['; continue; }
-      source += `[${glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
+      source += `[${posixClasses(glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\'))}]`;
       i = end;
     } else if (c === '{') {
       const end = glob.indexOf('}', i + 1);
@@ -641,6 +678,26 @@ const globSource = (glob: string): string => {
   }
   return source;
 };
+
+/** Where a bracket expression ends: its first `]` that is not its first character nor inside `[:alpha:]`. */
+const bracketEnd = (glob: string, open: number): number => {
+  let j = open + 1;
+  if (glob[j] === '!' || glob[j] === '^') j++;
+  if (glob[j] === ']') j++;
+  for (; j < glob.length; j++) {
+    if (glob[j] === '[' && glob[j + 1] === ':') { const close = glob.indexOf(':]', j + 2); if (close > 0) { j = close + 1; continue; } }
+    if (glob[j] === ']') return j;
+  }
+  return -1;
+};
+
+const posixClassRanges: Readonly<Record<string, string>> = {
+  alpha: 'A-Za-z', digit: '0-9', alnum: 'A-Za-z0-9', upper: 'A-Z', lower: 'a-z', space: '\\s', blank: ' \\t', punct: '!-\\/:-@\\[-`{-~',
+  xdigit: '0-9A-Fa-f', word: 'A-Za-z0-9_', print: ' -~', graph: '!-~', cntrl: '\\x00-\\x1f',
+};
+/** `[[:alpha:]]` as JavaScript reads a class; an unknown class name is any character (more names, never fewer). */
+const posixClasses = (body: string): string =>
+  body.includes('[:') ? body.replace(/\[:([a-z]+):\]/g, (_, name: string) => posixClassRanges[name] ?? '\\s\\S') : body;
 
 /**
  * What a brace sequence (`r..t`, `1..30`, `a..z..2`) may produce, as a regular expression: letters in the range,

@@ -10,6 +10,7 @@ import { writtenFiles } from '../../shell/commandFacts.ts';
 import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 import { boundedMemo, recentMemo } from '../../shell/recentMemo.ts';
 import { isTollgateControl } from './controlCommands.ts';
+import { programWrites } from './programWrites.ts';
 
 export interface Operands {
   /** Words the command may write, create, delete or change the mode of. */
@@ -30,12 +31,19 @@ export interface Operands {
   readonly treeReads?: readonly string[];
   /** What a new link points at (`ln -s TARGET`, `cp -s`): a link to a protected path reaches it later. */
   readonly linkTargets?: readonly string[];
+  /**
+   * `cp SRC A B` where B is not known to be a folder: the words are judged as written. A brace list spells its
+   * names this way (`cp x ~/.hermes/{config,x}.yaml`), and the floor cannot see which of them the agent made a folder.
+   */
+  readonly writtenUnlessFolder?: { readonly dir: string; readonly words: readonly string[] };
 }
 
 export interface Landing {
   readonly dir: string;
   readonly names: readonly string[];
   readonly sure: boolean;
+  /** The sources are folders copied whole: DIR/name then holds all they hold (a Hermes home replaced). */
+  readonly whole?: boolean;
 }
 
 /** Programs that read the files they name and write none (their output goes to stdout). */
@@ -98,7 +106,7 @@ const programOperands = (command: SimpleCommand): Operands => {
     }
     case 'yq': return args.some((a) => a === '-i' || a === '--inplace' || /^-[a-zA-Z]*i/.test(a)) ? writeAll(words) : { ...none, reads: words };
     case 'find': return findOperands(args, words);
-    case 'git': return gitOperands(args, words);
+    case 'git': return gitOperands(args, words, command.via);
     // tollgate's read-only subcommands read its files (`tollgate verify --config tollgate.yaml`); the rest are refused anyway.
     case 'tollgate': return isTollgateControl(command) ? writeAll(words) : { ...none, reads: words };
     case 'cp': case 'install': case 'rsync': case 'scp': case 'ln': return copyOperands(command, words);
@@ -163,7 +171,11 @@ const programOperands = (command: SimpleCommand): Operands => {
       const namesOnly = args.some((a) => /^-[a-zA-Z]*[lLcq]/.test(a) || ['--files-with-matches', '--files-without-match', '--count', '--quiet', '--files'].includes(a));
       return { ...none, reads: words, treeReads: recursive && !namesOnly ? words : [] };
     }
-    default: break;
+    default: {
+      const known = programWrites(command, words);
+      if (known !== null) return known;
+      break;
+    }
   }
   // Listing names or sizes reads no file's contents (`ls data/keys`, `stat`, `du -sh data`).
   if (metadataPrograms.has(program)) return none;
@@ -206,7 +218,8 @@ const tarOperands = (args: readonly string[], words: readonly string[]): Operand
     // `tar -C dir`, `tar xf a.tar`: the values follow in the order of their letters.
     while (pending.length > 0 && i + 1 < args.length && !args[i + 1]!.startsWith('-')) take(pending.shift()!, args[++i]);
   }
-  if (letters.includes('x')) return { ...writeAll(words), fills: [directory ?? '.'] };
+  // -P / --absolute-names keeps a member's leading '/': it may land anywhere on the machine.
+  if (letters.includes('x')) return { ...writeAll(words), fills: [letters.includes('P') || args.includes('--absolute-names') ? '/' : directory ?? '.'] };
   if (/[cru]/.test(letters)) return { ...writeAll(words), treeReads: operands };
   return { ...none, reads: words };
 };
@@ -248,8 +261,10 @@ const sedOperands = (args: readonly string[]): Operands => {
   // The script's own `w FILE` commands and `s///w FILE` flags write files, in place or not.
   const scripts = [...(scriptGiven ? [...options.short.values(), ...options.long.values()].filter((v): v is string => typeof v === 'string') : []), ...(scriptGiven ? [] : options.operands.slice(0, 1))];
   const written = scripts.flatMap((s) => [...s.matchAll(/(?:^|[;\n{}]|[0-9$/]|\s)[wW]\s*([^\s;}]+)/g)].map((m) => m[1]!));
-  if (inPlace) return { ...writeAll(files.flatMap(wordsIn)), writes: [...files.flatMap(wordsIn), ...written] };
-  return written.length === 0 ? { ...none, reads: files } : { ...none, reads: files, writes: written, readOnly: false };
+  // Its `r FILE` / `R FILE` commands read a file into the output (`sed '1r data/keys/k' x`).
+  const pulled = scripts.flatMap((s) => [...s.matchAll(/(?:^|[;\n{}]|[0-9$/]|\s)[rR]\s*([^\s;}]+)/g)].map((m) => m[1]!));
+  if (inPlace) return { ...writeAll(files.flatMap(wordsIn)), writes: [...files.flatMap(wordsIn), ...written], reads: [...files.flatMap(wordsIn), ...pulled] };
+  return written.length === 0 ? { ...none, reads: [...files, ...pulled] } : { ...none, reads: [...files, ...pulled], writes: written, readOnly: false };
 };
 
 const findValueActions = new Set(['-fprint', '-fprint0', '-fprintf', '-fls']);
@@ -266,22 +281,34 @@ const findOperands = (args: readonly string[], words: readonly string[]): Operan
 };
 
 const gitValueOptions = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path']);
-const gitOperands = (args: readonly string[], words: readonly string[]): Operands => {
+const gitOperands = (args: readonly string[], words: readonly string[], via: readonly string[] = []): Operands => {
   const where: string[] = [];
+  // `GIT_WORK_TREE=DIR git …`, `env GIT_DIR=… git …`: the work tree (or repository) is DIR.
+  // The work tree a rewrite lands in: --work-tree / GIT_WORK_TREE, else -C's folder, else the working directory
+  // (a --git-dir elsewhere still checks out here: `git --git-dir=/tmp/r.git checkout -f`).
+  let workTree: string | undefined;
+  let chdir: string | undefined;
+  for (const label of via) {
+    if (!label.includes('GIT_')) continue;
+    for (const m of label.matchAll(/(?:^|\s)GIT_(WORK_TREE|DIR)=(\S+)/g)) { where.push(m[2]!); if (m[1] === 'WORK_TREE') workTree = m[2]!; }
+  }
   let i = 0;
   while (i < args.length && args[i]!.startsWith('-')) {
     const arg = args[i]!;
-    const eq = /^--(?:git-dir|work-tree)=(.*)$/.exec(arg);
-    if (eq !== null) where.push(eq[1]!);
+    const eq = /^--(git-dir|work-tree)=(.*)$/.exec(arg);
+    if (eq !== null) { where.push(eq[2]!); if (eq[1] === 'work-tree') workTree = eq[2]!; }
     if (gitValueOptions.has(arg)) {
-      if (arg !== '-c' && args[i + 1] !== undefined) where.push(args[i + 1]!);
+      const value = args[i + 1];
+      if (arg !== '-c' && value !== undefined) where.push(value);
+      if (arg === '--work-tree' && value !== undefined) workTree = value;
+      if (arg === '-C' && value !== undefined) chdir = value;
       i += 2;
     } else i += 1;
   }
   const sub = args[i];
   const rest = args.slice(i + 1);
   // Subcommands that rewrite the work tree: inside or above a protected path they may replace it.
-  const fills = sub !== undefined && rewritesWorkTree(sub, rest) ? [where[where.length - 1] ?? '.'] : [];
+  const fills = sub !== undefined && rewritesWorkTree(sub, rest) ? [workTree ?? chdir ?? '.'] : [];
   // `git add -f data`: forced past .gitignore, the keys go into the index (and out with the next push).
   const treeReads = sub === 'add' && rest.some((a) => a === '-f' || a === '--force' || /^-[a-zA-Z]*f/.test(a)) ? parseOptions(rest).operands : [];
   // `git -C <protected> …` works inside that folder whatever the subcommand; reading subcommands elsewhere only read.
@@ -317,10 +344,29 @@ const gitOutputs = (sub: string | undefined, rest: readonly string[]): { files: 
   return { files, dirs };
 };
 
+/**
+ * Settings that make git run a program (or look for hooks elsewhere) in the repository they are set in: set in
+ * tollgate's clone, the next `git status` or commit there runs it. Set elsewhere, or only read, they do nothing here.
+ */
+const gitCodeKeys = /^(?:core\.(?:hookspath|fsmonitor|sshcommand|gitproxy)|diff\.external|(?:diff|merge|filter)\.[^.]+\.(?:command|textconv|driver|clean|smudge|process)|credential\.helper|uploadpack\.packobjectshook|include\.path|includeif\..+\.path)$/i;
+const configRunsCode = (rest: readonly string[]): boolean => {
+  if (rest.some((a) => /^(?:--get|--get-all|--get-regexp|-l|--list|--show-origin|--global|--system|--file|-f|--blob|get|list)(?:=|$)/.test(a))) return false;
+  const words = rest.filter((a) => !a.startsWith('-') && a !== 'set' && a !== 'add');
+  const key = words[0];
+  // An alias runs a shell only when its value starts with '!' (`alias.st status` runs git itself).
+  return key !== undefined && (gitCodeKeys.test(key) || (/^alias\./i.test(key) && (words[1] ?? '').startsWith('!')));
+};
+
 const rewritesWorkTree = (sub: string, rest: readonly string[]): boolean => {
   switch (sub) {
     case 'apply': return !rest.some((a) => ['--check', '--stat', '--numstat', '--summary'].includes(a)) || rest.includes('--index');
     case 'am': case 'clean': case 'restore': case 'cherry-pick': case 'revert': case 'merge': case 'pull': case 'rebase': return true;
+    // Red team 5: plumbing and helpers that check files out too.
+    case 'checkout-index': case 'mv': return true;
+    case 'read-tree': return rest.some((a) => a === '-u' || /^-[a-z]*u/.test(a));
+    case 'sparse-checkout': return !['list', 'check-rules'].includes(rest[0] ?? 'list');
+    case 'bisect': return !['log', 'visualize', 'view', 'terms', 'help'].includes(rest[0] ?? 'help');
+    case 'config': return configRunsCode(rest);
     case 'stash': return !['list', 'show'].includes(rest[0] ?? '');
     case 'reset': return rest.some((a) => a === '--hard' || a === '--merge' || a === '--keep');
     // `git checkout -b topic` keeps the work tree; switching to another branch or checking out paths does not.
@@ -348,15 +394,27 @@ const copyOperands = (command: SimpleCommand, words: readonly string[]): Operand
   const sure = typeof target === 'string' || (directory !== null && (/\/$|^\.{1,2}$|\/\.{1,2}$|^~$/.test(directory) || sources.length > 1));
   const pours = (source: string) => program === 'rsync' ? source.endsWith('/') : /(?:^|\/)\.$/.test(source);
   const fills = recursive && directory !== null && sources.some(pours) ? [directory] : [];
-  const names = sources.filter((s) => !pours(s)).map((s) => s.replace(/\/+$/, '').split('/').pop() ?? '').filter((n) => n !== '' && n !== '..');
-  const landings = directory === null || names.length === 0 ? [] : [{ dir: directory, names, sure }];
+  // `cp --parents a/b DIR` and `rsync -R a/b DIR` land DIR/a/b (rsync: the part after a `/./`), not DIR/b.
+  const keepsPath = program === 'cp' ? options.long.has('parents') : program === 'rsync' && (options.short.has('R') || options.long.has('relative'));
+  const landed = (source: string): string => {
+    const trimmed = source.replace(/\/+$/, '');
+    if (!keepsPath) return trimmed.split('/').pop() ?? '';
+    const marker = program === 'rsync' ? trimmed.lastIndexOf('/./') : -1;
+    return (marker >= 0 ? trimmed.slice(marker + 3) : trimmed).replace(/^\/+/, '');
+  };
+  const names = sources.filter((s) => !pours(s)).map(landed).filter((n) => n !== '' && n !== '..');
+  // A folder copied whole replaces what its name is in DIR (`cp -r /tmp/evil/.hermes ~`).
+  // (--parents and -R take the destination as a folder whatever it is spelled.)
+  const landings = directory === null || names.length === 0 ? [] : [{ dir: directory, names, sure: sure || keepsPath, whole: recursive && program !== 'ln' }];
   // A link or a backup named on the command line may point anywhere: every option value is also checked as a write.
   const optionValues = args.filter((a) => a.startsWith('-')).flatMap(wordsIn).slice(1);
   const writes = typeof target === 'string' ? [target] : directory === null ? optionValues : [...wordsIn(directory), ...optionValues];
   // rsync --link-dest/--copy-dest/--compare-dest=DIR: the destination's files are hard links to (or copies of) DIR's,
   // a relative DIR counting from the destination (red team 4, d09).
   const bases = program === 'rsync' ? rsyncBaseDirs(args, directory) : [];
-  return { writes, reads: words, trees: [], code: [], readOnly: false, landings, fills, treeReads: recursive && program !== 'mv' ? [...sources, ...bases] : bases, linkTargets: bases.length === 0 ? links : [...links, ...bases] };
+  const unsure = (program === 'cp' || program === 'install') && typeof target !== 'string' && operands.length >= 3 && directory !== null && !/\/$|^\.{1,2}$|\/\.{1,2}$|^~$/.test(directory)
+    ? { writtenUnlessFolder: { dir: directory, words: sources.slice(1).flatMap(wordsIn) } } : {};
+  return { writes, reads: words, trees: [], code: [], readOnly: false, landings, fills, treeReads: recursive && program !== 'mv' ? [...sources, ...bases] : bases, linkTargets: bases.length === 0 ? links : [...links, ...bases], ...unsure };
 };
 
 const rsyncBaseOptions = ['--link-dest', '--copy-dest', '--compare-dest'];

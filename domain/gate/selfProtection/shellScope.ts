@@ -124,7 +124,9 @@ export const hitInText = (raw: string, context: PathContext, index: ProtectionIn
 const searchText = (raw: string, context: PathContext, index: ProtectionIndex): PathHit | null => {
   // A literal that is only printed (`python3 -c "print('data/keys')"`) names nothing that is opened.
   // Format placeholders stand for unknown values: `f'{d}/http-token'` is judged as `$_/http-token`.
-  const text = withoutPrintedLiterals(raw).replace(/\{[A-Za-z_][A-Za-z0-9_.]*\}/g, '$_');
+  // Adjacent string literals are one string in awk, Python and C (`"/srv/her" "mes/config.yaml"`): joined first.
+  const joined = /"\s+"|'\s+'/.test(raw) ? raw.replace(/"\s+"|'\s+'/g, '') : raw;
+  const text = withoutPrintedLiterals(joined).replace(/\{[A-Za-z_][A-Za-z0-9_.]*\}/g, '$_');
   const absolute = mentionedPath(text, index);
   if (absolute !== null) return absolute;
   for (const token of text.match(/[^\s'"(),;=[\]{}<>|&]+/g) ?? []) {

@@ -290,7 +290,8 @@ describe('the floor\'s speed paths answer exactly what the plain code answers', 
           expect(operandsOf(c), c.text).to.deep.equal(operandsOf(structuredClone(c)));
           expect(argWords(c), c.text).to.deep.equal(c.args.flatMap(wordsIn));
           // Never another command's answer: every operand is built from this command's own words (`dst/../prev` from rsync's two).
-          const own = [c.programPath, c.program, ...c.args, ...c.redirects.map((r) => r.target), c.stdin ?? ''];
+          // Its via labels are its own too (`GIT_WORK_TREE=DIR git …` names the work tree there).
+          const own = [c.programPath, c.program, ...c.args, ...c.redirects.map((r) => r.target), c.stdin ?? '', ...c.via];
           const o = operandsOf(c);
           for (const word of [...o.writes, ...o.reads, ...o.trees, ...o.code, ...o.fills ?? [], ...o.treeReads ?? [], ...o.linkTargets ?? []]) {
             const parts = own.some((w) => w.includes(word)) ? [] : word.split('/').filter((p) => p !== '' && p !== '.' && p !== '..');
