@@ -235,6 +235,28 @@ describe('bash analyzer', () => {
       expect(commands("script -qc 'rm x' /dev/null")).to.deep.include({ program: 'rm', args: ['x'], via: ['script -c'] });
     });
 
+    it('unwraps sandboxes, debuggers and fakers that start a command (bwrap, gdb --args, valgrind, fakeroot, firejail)', () => {
+      expect(commands('bwrap --ro-bind /usr /usr --dev /dev --unshare-all --overlay a b c rm -rf /')).to.deep.include({ program: 'rm', args: ['-rf', '/'], via: ['bwrap'] });
+      expect(commands('valgrind -q --tool=memcheck rm -rf /')).to.deep.equal([{ program: 'rm', args: ['-rf', '/'], via: ['valgrind -q --tool=memcheck'] }]);
+      expect(commands('fakeroot -- rm -rf /')).to.deep.equal([{ program: 'rm', args: ['-rf', '/'], via: ['fakeroot --'] }]);
+      expect(commands('firejail --noprofile --net=none rm -rf /')).to.deep.equal([{ program: 'rm', args: ['-rf', '/'], via: ['firejail --noprofile --net=none'] }]);
+      expect(commands('gdb -batch -ex run --args rm -rf /')).to.deep.include({ program: 'rm', args: ['-rf', '/'], via: ['gdb --args'] });
+      expect(commands('faketime -f +1d rm -rf /').map((c) => c.program)).to.include('rm');
+    });
+
+    it('does not invent a command for a debugger or sandbox that only loads or asks', () => {
+      expect(programs('gdb ./a.out core')).to.deep.equal(['gdb']);
+      expect(programs('valgrind --version')).to.deep.equal(['valgrind']);
+      expect(programs('bwrap --help')).to.deep.equal(['bwrap']);
+    });
+
+    it('reads sg -c and GNU parallel as shell strings (the command with each ::: argument, or each argument alone)', () => {
+      expect(commands("sg staff -c 'rm -rf /'")).to.deep.include({ program: 'rm', args: ['-rf', '/'], via: ['sg staff'] });
+      expect(commands("parallel ::: 'rm -rf /' ls")).to.deep.include({ program: 'rm', args: ['-rf', '/'], via: ['parallel'] });
+      expect(commands('parallel -j2 rm -rf ::: / /tmp')).to.deep.include({ program: 'rm', args: ['-rf', '/'], via: ['parallel'] });
+      expect(programs('parallel gzip ::: a.log b.log')).to.deep.equal(['parallel', 'gzip', 'gzip']);
+    });
+
     it('reads env -S as a command line', () => expect(commands("env -S 'rm -rf' /")).to.deep.equal([{ program: 'rm', args: ['-rf', '/'], via: ['env -S'] }]));
   });
 
