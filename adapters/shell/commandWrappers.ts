@@ -241,6 +241,62 @@ const parallel: Handler = (args, name) => {
   return lines.length === 0 ? plain : { reportSelf: true, runs: [], scripts: [{ via: name, source: lines.join('\n') }] };
 };
 
+/**
+ * Development runners that start the command after their subcommand (`poetry run CMD`, `conda run -n env CMD`,
+ * `op run -- CMD`, `perf stat CMD`): the outer program is reported too, the command is analysed as any other.
+ */
+const runnerAfter = (subcommands: readonly string[], shape: WrapperShape = {}): Handler => (args, name) => {
+  if (!subcommands.includes(args[0] ?? '')) return plain;
+  const rest = args.slice(1);
+  const dashes = rest.indexOf('--');
+  let start = dashes >= 0 && shape.positional === undefined ? dashes + 1 : wrappedCommandStart(rest, shape);
+  if (start !== undefined && rest[start] === '--') start++; // `aws-vault exec PROFILE -- CMD`
+  if (start === undefined || start >= rest.length) return plain;
+  return { reportSelf: true, runs: [{ via: viaLabel(`${name} ${args[0]}`, rest.slice(0, start)), words: rest.slice(start) }], scripts: [] };
+};
+
+/** `nix-shell --run STR`, `nix develop -c CMD...`: a string for the shell, or words after -c. */
+const nixShell: Handler = (args, name) => {
+  const options = parseOptions(args, { shortWithValue: 'pIAE', longWithValue: ['run', 'command', 'packages', 'attr', 'arg', 'argstr', 'expr', 'include'] });
+  const run = options.long.get('run') ?? options.long.get('command');
+  return typeof run === 'string' ? { reportSelf: true, runs: [], scripts: [{ via: `${name} --run`, source: run }] } : plain;
+};
+const nix: Handler = (args, name) => {
+  if (!['develop', 'shell', 'env'].includes(args[0] ?? '')) return plain;
+  const at = args.findIndex((a, i) => i > 0 && (a === '-c' || a === '--command'));
+  return at < 0 || at + 1 >= args.length ? plain : { reportSelf: true, runs: [{ via: `${name} ${args[0]} -c`, words: args.slice(at + 1) }], scripts: [] };
+};
+
+/** hyperfine: every operand, and its --prepare, --setup and --cleanup, is a command line for the shell. */
+const hyperfine: Handler = (args, name) => {
+  const grammar: OptionGrammar = { shortWithValue: 'wrmMpcsnPLSuDN', longWithValue: ['warmup', 'runs', 'min-runs', 'max-runs', 'prepare', 'conclude', 'cleanup', 'setup', 'command-name', 'parameter-scan', 'parameter-list', 'shell', 'time-unit', 'export-asciidoc', 'export-csv', 'export-json', 'export-markdown', 'export-orgmode', 'output', 'input', 'reference', 'style', 'sort'] };
+  const options = parseOptions(args, grammar);
+  const hooks = ['p', 'c', 's'].map((l) => options.short.get(l)).concat(['prepare', 'conclude', 'cleanup', 'setup', 'reference'].map((l) => options.long.get(l)));
+  const lines = [...options.operands, ...hooks.filter((h): h is string => typeof h === 'string')];
+  return lines.length === 0 ? plain : { reportSelf: true, runs: [], scripts: [{ via: name, source: lines.join('\n') }] };
+};
+
+/** `watchexec [opts] [--] CMD...`: run through a shell on every change; `chokidar GLOB -c STR`. */
+const watchexec: Handler = (args, name) => {
+  const dashes = args.indexOf('--');
+  const start = dashes >= 0 ? dashes + 1 : firstOperandIndex(args, 0, { shortWithValue: 'wWefisdEjp', longWithValue: ['watch', 'exts', 'filter', 'ignore', 'signal', 'debounce', 'env', 'shell', 'project-origin', 'workdir', 'on-busy-update', 'delay-run', 'poll'] });
+  return start >= args.length ? plain : { reportSelf: true, runs: [], scripts: [{ via: name, source: args.slice(start).join(' ') }] };
+};
+const chokidar: Handler = (args, name) => {
+  const command = parseOptions(args, { shortWithValue: 'cdipt', longWithValue: ['command', 'debounce', 'ignore', 'polling-interval', 'throttle'] });
+  const source = command.short.get('c') ?? command.long.get('command');
+  return typeof source === 'string' ? { reportSelf: true, runs: [], scripts: [{ via: `${name} -c`, source }] } : plain;
+};
+
+/** `lldb -- PROG ARGS` (then `-o run`), as gdb's --args. */
+const lldb: Handler = (args, name) => {
+  const at = args.indexOf('--');
+  return at < 0 || at + 1 >= args.length ? plain : { reportSelf: true, runs: [{ via: `${name} --`, words: args.slice(at + 1) }], scripts: [] };
+};
+
+/** `dotenv [-e FILE] [--] CMD` (dotenv-cli) and `dotenv run CMD` (python-dotenv). */
+const dotenv: Handler = (args, name) => wrapper({ grammar: { shortWithValue: 'ecvf', longWithValue: ['file'] } })(args[0] === 'run' ? args.slice(1) : args, name);
+
 const shellQuote = (word: string): string => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
 const noOptions = wrapper({});
@@ -311,4 +367,38 @@ const handlers = new Map<string, Handler>([
   ['cgexec', wrapper({ grammar: { shortWithValue: 'g' } })],
   ['catchsegv', noOptions],
   ['chpst', wrapper({ grammar: { shortWithValue: 'uUbeglmdofpcrt' } })],
+  ['lldb', lldb],
+  ['rr', runnerAfter(['record', 'r'], { grammar: { shortWithValue: 'bcehnpquvw', longWithValue: ['output-trace-dir', 'env', 'bind-to-cpu'] } })],
+  ['heaptrack', wrapper({ grammar: { shortWithValue: 'o', longWithValue: ['output'] }, queryShort: 'pa', queryLong: ['pid', 'analyze'] })],
+  ['perf', runnerAfter(['stat', 'record', 'trace', 'mem', 'c2c', 'kmem', 'lock', 'sched', 'ftrace', 'kvm'], {
+    grammar: { shortWithValue: 'eoprCGFcmIDxjLtuTb', longWithValue: ['event', 'output', 'pid', 'repeat', 'cpu', 'cgroup', 'freq', 'count', 'mmap-pages', 'delay', 'tid', 'uid', 'call-graph', 'field-separator', 'filter', 'post', 'pre', 'control'] },
+    queryShort: 'pa', queryLong: ['pid', 'all-cpus'] })],
+  // Development runners that start a command (their own tasks aside).
+  ['flatpak-spawn', wrapper({})],
+  ['cross-env', wrapper({ assignments: true })],
+  ['cross-env-shell', (args, name) => (args.length === 0 ? plain : { reportSelf: true, runs: [], scripts: [{ via: name, source: args.filter((a) => !assignment.test(a)).join(' ') }] })],
+  ['dotenv', dotenv],
+  ['env-cmd', wrapper({ grammar: { shortWithValue: 'fer', longWithValue: ['file', 'environments', 'rc-file'] } })],
+  ['poetry', runnerAfter(['run'])],
+  ['pipenv', runnerAfter(['run'])],
+  ['pdm', runnerAfter(['run'])],
+  ['hatch', runnerAfter(['run'])],
+  ['rye', runnerAfter(['run'])],
+  ['bundle', runnerAfter(['exec'])],
+  ['bundler', runnerAfter(['exec'])],
+  ['asdf', runnerAfter(['exec'])],
+  ['mise', runnerAfter(['exec', 'x'], { grammar: { shortWithValue: 'Cj', longWithValue: ['cd', 'jobs'] } })],
+  ['rtx', runnerAfter(['exec', 'x'])],
+  ['conda', runnerAfter(['run'], { grammar: { shortWithValue: 'np', longWithValue: ['name', 'prefix', 'cwd'] } })],
+  ['mamba', runnerAfter(['run'], { grammar: { shortWithValue: 'np', longWithValue: ['name', 'prefix', 'cwd'] } })],
+  ['micromamba', runnerAfter(['run'], { grammar: { shortWithValue: 'np', longWithValue: ['name', 'prefix', 'cwd'] } })],
+  ['op', runnerAfter(['run'], { grammar: { longWithValue: ['env-file', 'account', 'config'] } })],
+  ['doppler', runnerAfter(['run'], { grammar: { shortWithValue: 'pc', longWithValue: ['project', 'config', 'token', 'command', 'fallback'] } })],
+  ['aws-vault', runnerAfter(['exec'], { positional: 1, grammar: { longWithValue: ['duration', 'mfa-token', 'region'] } })],
+  ['direnv', runnerAfter(['exec'], { positional: 1 })],
+  ['nix-shell', nixShell],
+  ['nix', nix],
+  ['hyperfine', hyperfine],
+  ['watchexec', watchexec],
+  ['chokidar', chokidar],
 ]);

@@ -669,6 +669,15 @@ export const embeddedSources: readonly EmbeddedSource[] = [
       'apt-get -y -q install curl'],
   },
   {
+    name: 'GNU parallel reading its commands (or their arguments) from stdin', programs: /^(?:parallel|sem)$/, applies: (c) => c.stdin !== undefined && !c.args.some((a) => /^:{3,4}\+?$/.test(a)), when: 'now',
+    extract: (c) => {
+      const words = c.args.filter((a) => !a.startsWith('-')).join(' ');
+      return (c.stdin ?? '').split('\n').filter((l) => l.trim() !== '').map((l) => ({ where: 'parallel (stdin)', text: words === '' ? l : `${words} ${l}` }));
+    },
+    stops: ["echo 'hermes config set approvals.yolo true' | parallel", "printf 'ls\\nrm -rf ~/.hermes/plugins\\n' | parallel -j2", 'echo ~/.hermes/plugins | parallel rm -rf'],
+    allows: ["printf 'a.log\\nb.log\\n' | parallel gzip", "echo 'make test' | parallel"],
+  },
+  {
     name: 'files written on the line that hold commands for later (git config and hooks, vimrc, ssh config, makefiles, cron tables)', programs: /^(?:echo|printf|cat|tee)$/, when: 'later', extract: commandFileWrites,
     stops: ["printf '[alias]\\n\\tx = !rm -rf ~/.hermes/plugins\\n' >> ~/.gitconfig", "echo 'rm -rf ~/.hermes/plugins' > .git/hooks/pre-commit", "echo '!rm -rf ~/.hermes/plugins' >> ~/.vimrc",
       "printf 'Host x\\n ProxyCommand rm -rf ~/.hermes/plugins\\n' >> ~/.ssh/config", "printf 'all:\\n\\trm -rf ~/.hermes/plugins\\n' > Makefile",
