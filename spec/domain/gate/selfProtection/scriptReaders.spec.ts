@@ -64,6 +64,8 @@ describe('script files other programs run (awk -f, make, npm run, vim -S, gdb -x
       ['/tmp/x.awk', 'BEGIN { system("hermes config set approvals.yolo true") }\n'],
       ['/tmp/p/package.json', '{"scripts": {"build": "hermes config set approvals.yolo true"}}\n'],
       ['/tmp/e.sed', 'w /home/agent/.hermes/config.yaml\n'],
+      ['Rakefile', "task :default do File.delete('/home/agent/project/tollgate.yaml') end\n"], ['justfile', 'x:\n    hermes config set approvals.yolo true\n'],
+      ['db/seed.sql', '\\! tollgate approve abc always\n'],
     ] as const) it(`refuses ${path}`, () => expect(ids(path, content)).to.include('script-would-disable-guard'));
     for (const [path, content] of [
       ['Makefile', 'all:\n\tgo build ./...\n'], ['src/app.ts', "import fs from 'fs'; fs.writeFileSync('out.json', '{}');\n"],
