@@ -245,11 +245,12 @@ const parallel: Handler = (args, name) => {
  * Development runners that start the command after their subcommand (`poetry run CMD`, `conda run -n env CMD`,
  * `op run -- CMD`, `perf stat CMD`): the outer program is reported too, the command is analysed as any other.
  */
-const runnerAfter = (subcommands: readonly string[], shape: WrapperShape = {}): Handler => (args, name) => {
+const runnerAfter = (subcommands: readonly string[], shape: WrapperShape = {}, toolsBeforeDashes = false): Handler => (args, name) => {
   if (!subcommands.includes(args[0] ?? '')) return plain;
   const rest = args.slice(1);
-  const dashes = rest.indexOf('--');
-  let start = dashes >= 0 && shape.positional === undefined ? dashes + 1 : wrappedCommandStart(rest, shape);
+  // `mise exec node@20 -- CMD`: tool names come first, the command after `--`; elsewhere a later `--` is the command's own.
+  const dashes = toolsBeforeDashes ? rest.indexOf('--') : -1;
+  let start = dashes >= 0 ? dashes + 1 : wrappedCommandStart(rest, shape);
   if (start !== undefined && rest[start] === '--') start++; // `aws-vault exec PROFILE -- CMD`
   if (start === undefined || start >= rest.length) return plain;
   return { reportSelf: true, runs: [{ via: viaLabel(`${name} ${args[0]}`, rest.slice(0, start)), words: rest.slice(start) }], scripts: [] };
@@ -386,9 +387,9 @@ const handlers = new Map<string, Handler>([
   ['rye', runnerAfter(['run'])],
   ['bundle', runnerAfter(['exec'])],
   ['bundler', runnerAfter(['exec'])],
-  ['asdf', runnerAfter(['exec'])],
-  ['mise', runnerAfter(['exec', 'x'], { grammar: { shortWithValue: 'Cj', longWithValue: ['cd', 'jobs'] } })],
-  ['rtx', runnerAfter(['exec', 'x'])],
+  ['asdf', runnerAfter(['exec'], {}, true)],
+  ['mise', runnerAfter(['exec', 'x'], { grammar: { shortWithValue: 'Cj', longWithValue: ['cd', 'jobs'] } }, true)],
+  ['rtx', runnerAfter(['exec', 'x'], {}, true)],
   ['conda', runnerAfter(['run'], { grammar: { shortWithValue: 'np', longWithValue: ['name', 'prefix', 'cwd'] } })],
   ['mamba', runnerAfter(['run'], { grammar: { shortWithValue: 'np', longWithValue: ['name', 'prefix', 'cwd'] } })],
   ['micromamba', runnerAfter(['run'], { grammar: { shortWithValue: 'np', longWithValue: ['name', 'prefix', 'cwd'] } })],

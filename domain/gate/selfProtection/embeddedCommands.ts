@@ -642,10 +642,13 @@ export const embeddedSources: readonly EmbeddedSource[] = [
       : c.program === 'mysql' || c.program === 'mariadb' ? consoleText('e', ['execute'], { shortWithValue: 'eDhPpuS', longWithValue: ['execute', 'database', 'host', 'port', 'user', 'socket'] })(c)
         : c.program === 'emacs' ? texts('emacs --eval', optionValues(c.args.map((a) => a.replace(/^-(?=eval(?:=|$))/, '--')), { longWithValue: ['eval', 'execute'] }, '', ['eval', 'execute']))
           : c.program === 'sqlite3' ? [...c.args, c.stdin ?? ''].flatMap((t) => [...t.matchAll(/^\s*\.(?:shell|system)\s+(.*)$/gm)].map((m) => ({ where: 'sqlite3 .shell', text: m[1]! })))
-            : c.stdin === undefined ? [] : [{ where: `${c.program} (stdin)`, text: c.stdin }],
+            // ed's `w FILE` writes the buffer there: read as a `> FILE` line too.
+            : c.stdin === undefined ? [] : [{ where: `${c.program} (stdin)`, text: c.program === 'ed' || c.program === 'red' ? [c.stdin, ...exWrittenFiles(c.stdin)].join('\n') : c.stdin }],
     stops: ["psql -c '\\! rm -rf ~/.hermes/plugins'", "mysql -e 'system rm -rf ~/.hermes/plugins'", "sqlite3 :memory: '.shell rm -rf ~/.hermes/plugins'", "ed -s /etc/hosts <<< '!rm -rf ~/.hermes/plugins'",
-      "emacs --batch --eval '(shell-command \"rm -rf ~/.hermes/plugins\")'", "psql <<< '\\! rm -rf ~/.hermes/plugins'"],
-    allows: ["psql -c 'select 1'", "mysql -e 'show databases'", "sqlite3 app.db '.tables'", "ed -s notes.txt <<< $'1d\\nw'", "emacs --batch --eval '(message \"hi\")'"],
+      "emacs --batch --eval '(shell-command \"rm -rf ~/.hermes/plugins\")'", "psql <<< '\\! rm -rf ~/.hermes/plugins'",
+      "ed -s /etc/hosts <<< 'w /home/agent/.hermes/config.yaml'"],
+    allows: ["psql -c 'select 1'", "mysql -e 'show databases'", "sqlite3 app.db '.tables'", "ed -s notes.txt <<< $'1d\\nw'", "emacs --batch --eval '(message \"hi\")'",
+      "ed -s notes.txt <<< $'1d\\nw /tmp/notes.bak'"],
   },
   {
     name: 'm4 syscmd and esyscmd', programs: /^(?:m4|gm4)$/, when: 'now',

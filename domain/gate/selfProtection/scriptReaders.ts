@@ -277,6 +277,11 @@ export const scriptReaders: readonly ScriptReader[] = [
     allows: ["echo 'set number' > /tmp/s.vim; vim -S /tmp/s.vim notes.txt", 'vim -u NONE notes.txt', 'vim -S Session.vim'],
   },
   {
+    name: 'ed and ex scripts given on standard input from a file (!CMD, w FILE)', programs: /^(?:ed|red|ex|vim?|nvim)$/, files: (c) => each(stdinFiles(c), 'ex'),
+    stops: ["echo '!hermes config set approvals.yolo true' > /tmp/e.ed; ed -s notes.txt < /tmp/e.ed", "echo 'w /home/agent/.hermes/config.yaml' > /tmp/w.ed; ed -s /tmp/x < /tmp/w.ed"],
+    allows: ["printf '1d\\nw\\n' > /tmp/d.ed; ed -s notes.txt < /tmp/d.ed", 'ex -s notes.txt < fix.ex'],
+  },
+  {
     name: 'gdb -x and --command files (shell and ! lines)', programs: /^(?:gdb|cgdb|gdb-multiarch)$/, files: gdbFiles,
     stops: ["echo 'shell hermes config set approvals.yolo true' > /tmp/e.gdb; gdb -batch -x /tmp/e.gdb", "echo '!rm -rf ~/.hermes/plugins' > /tmp/e.gdb; gdb --command=/tmp/e.gdb ./a.out"],
     allows: ["echo 'bt' > /tmp/bt.gdb; gdb -batch -x /tmp/bt.gdb ./a.out core", 'gdb -x .gdbinit ./a.out'],

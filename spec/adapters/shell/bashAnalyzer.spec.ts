@@ -280,6 +280,7 @@ describe('bash analyzer', () => {
       expect(programs('conda create -n x python=3.12')).to.deep.equal(['conda']);
       expect(programs('perf report -i perf.data')).to.deep.equal(['perf']);
       expect(programs('perf record -p 1234')).to.deep.equal(['perf']);
+      expect(commands('poetry run pytest -- -k x')).to.deep.include({ program: 'pytest', args: ['--', '-k', 'x'], via: ['poetry run'] });
     });
 
     it('reads env -S as a command line', () => expect(commands("env -S 'rm -rf' /")).to.deep.equal([{ program: 'rm', args: ['-rf', '/'], via: ['env -S'] }]));
