@@ -295,8 +295,17 @@ const lldb: Handler = (args, name) => {
   return at < 0 || at + 1 >= args.length ? plain : { reportSelf: true, runs: [{ via: `${name} --`, words: args.slice(at + 1) }], scripts: [] };
 };
 
-/** `dotenv [-e FILE] [--] CMD` (dotenv-cli) and `dotenv run CMD` (python-dotenv). */
-const dotenv: Handler = (args, name) => wrapper({ grammar: { shortWithValue: 'ecvf', longWithValue: ['file'] } })(args[0] === 'run' ? args.slice(1) : args, name);
+/**
+ * `dotenv [-e FILE] [--] CMD` (dotenv-cli) and `dotenv [-f FILE] run CMD` (python-dotenv, whose set, get, list and
+ * unset edit or print the file and run nothing). Reported too: writing a .env is judged as such.
+ */
+const dotenvGrammar: OptionGrammar = { shortWithValue: 'ecvf', longWithValue: ['file', 'quote', 'export'] };
+const dotenv: Handler = (args, name) => {
+  let start = firstOperandIndex(args, 0, dotenvGrammar);
+  if (['set', 'get', 'list', 'unset'].includes(args[start] ?? '')) return plain;
+  if (args[start] === 'run') start = firstOperandIndex(args, start + 1, dotenvGrammar);
+  return start >= args.length ? plain : { reportSelf: true, runs: [{ via: viaLabel(name, args.slice(0, start)), words: args.slice(start) }], scripts: [] };
+};
 
 const shellQuote = (word: string): string => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 

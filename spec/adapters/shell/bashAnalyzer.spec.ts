@@ -280,6 +280,8 @@ describe('bash analyzer', () => {
       expect(programs('conda create -n x python=3.12')).to.deep.equal(['conda']);
       expect(programs('perf report -i perf.data')).to.deep.equal(['perf']);
       expect(programs('perf record -p 1234')).to.deep.equal(['perf']);
+      expect(programs('dotenv -f .env set KEY 1')).to.deep.equal(['dotenv']);
+      expect(commands('dotenv -f .env run rm -rf /')).to.deep.include({ program: 'rm', args: ['-rf', '/'], via: ['dotenv -f .env run'] });
       expect(commands('poetry run pytest -- -k x')).to.deep.include({ program: 'pytest', args: ['--', '-k', 'x'], via: ['poetry run'] });
     });
 
