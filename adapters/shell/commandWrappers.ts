@@ -3,7 +3,8 @@
  * the command behind a wrapper (`sudo`, `env`, `nohup`, `timeout 5`, ...), the commands of `xargs` and
  * `find -exec`, and the shell code of `bash -c`, `eval`, `su -c`, `watch`, `env -S`, `script -c` and `trap`. Pure over words, so the
  * extractor can apply it again to what it returns (`sudo env A=1 nice bash -c '...'`). `ssh host CMD` counts
- * too: a remote shell runs CMD, and a wiped remote disk is just as gone.
+ * too: a remote shell runs CMD, and a wiped remote disk is just as gone. So do sandboxes, debuggers and fakers
+ * that start a command (`bwrap`, `gdb --args`, `valgrind`, `fakeroot`, `firejail`), `sg -c` and GNU `parallel`.
  */
 import { firstOperandIndex, parseOptions, type OptionGrammar } from '../../domain/shell/commandOptions.ts';
 import { programName } from '../../domain/shell/programName.ts';
@@ -183,6 +184,129 @@ const ssh: Handler = (args, name) => {
   return { reportSelf: true, runs: [], scripts: [{ via: `${name} ${args[host]}`, source: args.slice(host + 1).join(' ') }] };
 };
 
+/** `sg GROUP -c CMD`, `sg GROUP CMD...`: the command runs through /bin/sh with the group's id. */
+const sg: Handler = (args, name) => {
+  const rest = args[0] === '-' ? args.slice(1) : args;
+  const [group, ...after] = rest;
+  if (group === undefined || after.length === 0) return plain;
+  const source = after[0] === '-c' ? after[1] : after.join(' ');
+  return source === undefined ? plain : { reportSelf: true, runs: [], scripts: [{ via: `${name} ${group}`, source }] };
+};
+
+/** bubblewrap's options by the number of words they take; the command follows the last one. */
+const bwrapArity = new Map<string, number>([
+  ...['--args', '--argv0', '--userns', '--userns2', '--pidns', '--uid', '--gid', '--hostname', '--chdir', '--unsetenv', '--lock-file', '--sync-fd', '--remount-ro',
+    '--proc', '--dev', '--tmpfs', '--mqueue', '--dir', '--seccomp', '--add-seccomp-fd', '--info-fd', '--json-status-fd', '--block-fd', '--userns-block-fd', '--cap-add',
+    '--cap-drop', '--perms', '--size', '--exec-label', '--file-label', '--overlay-src', '--tmp-overlay', '--ro-overlay'].map((o) => [o, 1] as const),
+  ...['--setenv', '--bind', '--bind-try', '--dev-bind', '--dev-bind-try', '--ro-bind', '--ro-bind-try', '--bind-fd', '--ro-bind-fd', '--symlink', '--file', '--bind-data',
+    '--ro-bind-data', '--chmod'].map((o) => [o, 2] as const),
+  ['--overlay', 3],
+]);
+const bwrap: Handler = (args, name) => {
+  let i = 0;
+  while (i < args.length && args[i]!.startsWith('--')) {
+    if (args[i] === '--') { i++; break; }
+    i += 1 + (bwrapArity.get(args[i]!) ?? 0);
+  }
+  // Reported too: its binds are judged (shellOperands reads `--bind SRC DST`).
+  return i < args.length ? { reportSelf: true, runs: [{ via: name, words: args.slice(i) }], scripts: [] } : plain;
+};
+
+/** `gdb --args PROG ARGS`: the program gdb starts (`-ex run`); without --args gdb only loads a file. */
+const gdbArgs: Handler = (args, name) => {
+  const at = args.findIndex((a) => a === '--args' || a === '-args');
+  return at < 0 || at + 1 >= args.length ? plain : { reportSelf: true, runs: [{ via: `${name} --args`, words: args.slice(at + 1) }], scripts: [] };
+};
+
+/**
+ * GNU parallel (and `sem`): `parallel [opts] CMD ::: A B` runs `CMD A`, `CMD B` through a shell; with no
+ * command, each argument after ::: is itself a command line. Arguments from files (::::, -a) are not read here.
+ */
+const parallelSeparators = new Set([':::', ':::+', '::::', '::::+']);
+const parallelGrammar: OptionGrammar = {
+  shortWithValue: 'aCdEIjLlNnPsSX',
+  longWithValue: ['arg-file', 'colsep', 'delimiter', 'eof', 'replace', 'jobs', 'max-lines', 'max-args', 'max-procs', 'max-chars', 'sshlogin', 'sshloginfile', 'joblog', 'results', 'res',
+    'tmpdir', 'workdir', 'wd', 'basefile', 'transferfile', 'return', 'env', 'timeout', 'delay', 'load', 'memfree', 'nice', 'tag-string', 'tagstring', 'header', 'retries', 'halt',
+    'semaphorename', 'id', 'ssh', 'shebang-wrap', 'tee', 'pipe-part', 'block', 'block-size', 'recstart', 'recend', 'regexp', 'sqlandworker', 'sqlmaster', 'sqlworker', 'termseq', 'limit', 'profile'],
+};
+const parallel: Handler = (args, name) => {
+  const start = firstOperandIndex(args, 0, parallelGrammar);
+  const split = args.findIndex((a, i) => i >= start && parallelSeparators.has(a));
+  const command = args.slice(start, split < 0 ? args.length : split);
+  const inputs: string[] = [];
+  if (split >= 0) {
+    for (let i = split; i < args.length; i++) if (!parallelSeparators.has(args[i]!) && args[i - 1] !== '::::' && args[i - 1] !== '::::+') inputs.push(args[i]!);
+  }
+  const lines = command.length === 0 ? inputs : inputs.length === 0 ? [command.join(' ')] : inputs.map((input) => `${command.join(' ')} ${input}`);
+  return lines.length === 0 ? plain : { reportSelf: true, runs: [], scripts: [{ via: name, source: lines.join('\n') }] };
+};
+
+/**
+ * Development runners that start the command after their subcommand (`poetry run CMD`, `conda run -n env CMD`,
+ * `op run -- CMD`, `perf stat CMD`): the outer program is reported too, the command is analysed as any other.
+ */
+const runnerAfter = (subcommands: readonly string[], shape: WrapperShape = {}, toolsBeforeDashes = false): Handler => (args, name) => {
+  if (!subcommands.includes(args[0] ?? '')) return plain;
+  const rest = args.slice(1);
+  // `mise exec node@20 -- CMD`: tool names come first, the command after `--`; elsewhere a later `--` is the command's own.
+  const dashes = toolsBeforeDashes ? rest.indexOf('--') : -1;
+  let start = dashes >= 0 ? dashes + 1 : wrappedCommandStart(rest, shape);
+  if (start !== undefined && rest[start] === '--') start++; // `aws-vault exec PROFILE -- CMD`
+  if (start === undefined || start >= rest.length) return plain;
+  return { reportSelf: true, runs: [{ via: viaLabel(`${name} ${args[0]}`, rest.slice(0, start)), words: rest.slice(start) }], scripts: [] };
+};
+
+/** `nix-shell --run STR`, `nix develop -c CMD...`: a string for the shell, or words after -c. */
+const nixShell: Handler = (args, name) => {
+  const options = parseOptions(args, { shortWithValue: 'pIAE', longWithValue: ['run', 'command', 'packages', 'attr', 'arg', 'argstr', 'expr', 'include'] });
+  const run = options.long.get('run') ?? options.long.get('command');
+  return typeof run === 'string' ? { reportSelf: true, runs: [], scripts: [{ via: `${name} --run`, source: run }] } : plain;
+};
+const nix: Handler = (args, name) => {
+  if (!['develop', 'shell', 'env'].includes(args[0] ?? '')) return plain;
+  const at = args.findIndex((a, i) => i > 0 && (a === '-c' || a === '--command'));
+  return at < 0 || at + 1 >= args.length ? plain : { reportSelf: true, runs: [{ via: `${name} ${args[0]} -c`, words: args.slice(at + 1) }], scripts: [] };
+};
+
+/** hyperfine: every operand, and its --prepare, --setup and --cleanup, is a command line for the shell. */
+const hyperfine: Handler = (args, name) => {
+  const grammar: OptionGrammar = { shortWithValue: 'wrmMpcsnPLSuDN', longWithValue: ['warmup', 'runs', 'min-runs', 'max-runs', 'prepare', 'conclude', 'cleanup', 'setup', 'command-name', 'parameter-scan', 'parameter-list', 'shell', 'time-unit', 'export-asciidoc', 'export-csv', 'export-json', 'export-markdown', 'export-orgmode', 'output', 'input', 'reference', 'style', 'sort'] };
+  const options = parseOptions(args, grammar);
+  const hooks = ['p', 'c', 's'].map((l) => options.short.get(l)).concat(['prepare', 'conclude', 'cleanup', 'setup', 'reference'].map((l) => options.long.get(l)));
+  const lines = [...options.operands, ...hooks.filter((h): h is string => typeof h === 'string')];
+  return lines.length === 0 ? plain : { reportSelf: true, runs: [], scripts: [{ via: name, source: lines.join('\n') }] };
+};
+
+/** `watchexec [opts] [--] CMD...`: run through a shell on every change; `chokidar GLOB -c STR`. */
+const watchexec: Handler = (args, name) => {
+  const dashes = args.indexOf('--');
+  const start = dashes >= 0 ? dashes + 1 : firstOperandIndex(args, 0, { shortWithValue: 'wWefisdEjp', longWithValue: ['watch', 'exts', 'filter', 'ignore', 'signal', 'debounce', 'env', 'shell', 'project-origin', 'workdir', 'on-busy-update', 'delay-run', 'poll'] });
+  return start >= args.length ? plain : { reportSelf: true, runs: [], scripts: [{ via: name, source: args.slice(start).join(' ') }] };
+};
+const chokidar: Handler = (args, name) => {
+  const command = parseOptions(args, { shortWithValue: 'cdipt', longWithValue: ['command', 'debounce', 'ignore', 'polling-interval', 'throttle'] });
+  const source = command.short.get('c') ?? command.long.get('command');
+  return typeof source === 'string' ? { reportSelf: true, runs: [], scripts: [{ via: `${name} -c`, source }] } : plain;
+};
+
+/** `lldb -- PROG ARGS` (then `-o run`), as gdb's --args. */
+const lldb: Handler = (args, name) => {
+  const at = args.indexOf('--');
+  return at < 0 || at + 1 >= args.length ? plain : { reportSelf: true, runs: [{ via: `${name} --`, words: args.slice(at + 1) }], scripts: [] };
+};
+
+/**
+ * `dotenv [-e FILE] [--] CMD` (dotenv-cli) and `dotenv [-f FILE] run CMD` (python-dotenv, whose set, get, list and
+ * unset edit or print the file and run nothing). Reported too: writing a .env is judged as such.
+ */
+const dotenvGrammar: OptionGrammar = { shortWithValue: 'ecvf', longWithValue: ['file', 'quote', 'export'] };
+const dotenv: Handler = (args, name) => {
+  let start = firstOperandIndex(args, 0, dotenvGrammar);
+  if (['set', 'get', 'list', 'unset'].includes(args[start] ?? '')) return plain;
+  if (args[start] === 'run') start = firstOperandIndex(args, start + 1, dotenvGrammar);
+  return start >= args.length ? plain : { reportSelf: true, runs: [{ via: viaLabel(name, args.slice(0, start)), words: args.slice(start) }], scripts: [] };
+};
+
 const shellQuote = (word: string): string => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
 const noOptions = wrapper({});
@@ -233,4 +357,58 @@ const handlers = new Map<string, Handler>([
   ['trap', trap],
   ['ssh', ssh],
   ['runuser', suHandler],
+  ['sg', sg],
+  ['parallel', parallel],
+  ['sem', parallel],
+  // Sandboxes, debuggers and fakers that start the command they are given (red team 5).
+  ['bwrap', bwrap],
+  ['gdb', gdbArgs],
+  ['valgrind', wrapper({ queryLong: ['version', 'help'] })],
+  ['fakeroot', wrapper({ grammar: { shortWithValue: 'lisb', longWithValue: ['lib', 'faked'] }, queryShort: 'hv', queryLong: ['help', 'version'] })],
+  ['firejail', wrapper({ queryLong: ['version', 'help', 'list', 'tree', 'top'] })],
+  ['proot', wrapper({ grammar: { shortWithValue: 'rbmwvkq', longWithValue: ['rootfs', 'bind', 'mount', 'pwd', 'cwd', 'verbose', 'kernel-release', 'qemu'] } })],
+  ['faketime', wrapper({ grammar: { shortWithValue: 'm' }, positional: 1 })],
+  ['setpriv', wrapper({ grammar: { longWithValue: ['reuid', 'regid', 'ruid', 'euid', 'rgid', 'egid', 'groups', 'inh-caps', 'ambient-caps', 'bounding-set', 'securebits', 'pdeathsig', 'selinux-label', 'apparmor-profile', 'landlock-access', 'landlock-rule'] }, queryShort: 'd', queryLong: ['dump'] })],
+  ['setarch', wrapper({ positional: 1 })],
+  ['linux32', noOptions],
+  ['linux64', noOptions],
+  ['prlimit', wrapper({ queryShort: 'p', queryLong: ['pid'] })],
+  ['numactl', wrapper({ grammar: { shortWithValue: 'NmCpPi', longWithValue: ['cpunodebind', 'membind', 'physcpubind', 'preferred', 'interleave', 'localalloc'] }, queryShort: 'Hs', queryLong: ['hardware', 'show'] })],
+  ['cgexec', wrapper({ grammar: { shortWithValue: 'g' } })],
+  ['catchsegv', noOptions],
+  ['chpst', wrapper({ grammar: { shortWithValue: 'uUbeglmdofpcrt' } })],
+  ['lldb', lldb],
+  ['rr', runnerAfter(['record', 'r'], { grammar: { shortWithValue: 'bcehnpquvw', longWithValue: ['output-trace-dir', 'env', 'bind-to-cpu'] } })],
+  ['heaptrack', wrapper({ grammar: { shortWithValue: 'o', longWithValue: ['output'] }, queryShort: 'pa', queryLong: ['pid', 'analyze'] })],
+  ['perf', runnerAfter(['stat', 'record', 'trace', 'mem', 'c2c', 'kmem', 'lock', 'sched', 'ftrace', 'kvm'], {
+    grammar: { shortWithValue: 'eoprCGFcmIDxjLtuTb', longWithValue: ['event', 'output', 'pid', 'repeat', 'cpu', 'cgroup', 'freq', 'count', 'mmap-pages', 'delay', 'tid', 'uid', 'call-graph', 'field-separator', 'filter', 'post', 'pre', 'control'] },
+    queryShort: 'pa', queryLong: ['pid', 'all-cpus'] })],
+  // Development runners that start a command (their own tasks aside).
+  ['flatpak-spawn', wrapper({})],
+  ['cross-env', wrapper({ assignments: true })],
+  ['cross-env-shell', (args, name) => (args.length === 0 ? plain : { reportSelf: true, runs: [], scripts: [{ via: name, source: args.filter((a) => !assignment.test(a)).join(' ') }] })],
+  ['dotenv', dotenv],
+  ['env-cmd', wrapper({ grammar: { shortWithValue: 'fer', longWithValue: ['file', 'environments', 'rc-file'] } })],
+  ['poetry', runnerAfter(['run'])],
+  ['pipenv', runnerAfter(['run'])],
+  ['pdm', runnerAfter(['run'])],
+  ['hatch', runnerAfter(['run'])],
+  ['rye', runnerAfter(['run'])],
+  ['bundle', runnerAfter(['exec'])],
+  ['bundler', runnerAfter(['exec'])],
+  ['asdf', runnerAfter(['exec'], {}, true)],
+  ['mise', runnerAfter(['exec', 'x'], { grammar: { shortWithValue: 'Cj', longWithValue: ['cd', 'jobs'] } }, true)],
+  ['rtx', runnerAfter(['exec', 'x'], {}, true)],
+  ['conda', runnerAfter(['run'], { grammar: { shortWithValue: 'np', longWithValue: ['name', 'prefix', 'cwd'] } })],
+  ['mamba', runnerAfter(['run'], { grammar: { shortWithValue: 'np', longWithValue: ['name', 'prefix', 'cwd'] } })],
+  ['micromamba', runnerAfter(['run'], { grammar: { shortWithValue: 'np', longWithValue: ['name', 'prefix', 'cwd'] } })],
+  ['op', runnerAfter(['run'], { grammar: { longWithValue: ['env-file', 'account', 'config'] } })],
+  ['doppler', runnerAfter(['run'], { grammar: { shortWithValue: 'pc', longWithValue: ['project', 'config', 'token', 'command', 'fallback'] } })],
+  ['aws-vault', runnerAfter(['exec'], { positional: 1, grammar: { longWithValue: ['duration', 'mfa-token', 'region'] } })],
+  ['direnv', runnerAfter(['exec'], { positional: 1 })],
+  ['nix-shell', nixShell],
+  ['nix', nix],
+  ['hyperfine', hyperfine],
+  ['watchexec', watchexec],
+  ['chokidar', chokidar],
 ]);

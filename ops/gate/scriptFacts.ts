@@ -1,5 +1,5 @@
 /**
- * Reads the scripts a command line runs from disk (see domain/gate/selfProtection/scriptFacts.ts), before decide:
+ * Reads the scripts a command line runs from disk (see domain/gate/selfProtection/scriptFacts.ts and scriptReaders.ts), before decide:
  * at most a few files, the first 256 KiB of each, text only (a binary program is recorded as empty).
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
@@ -7,6 +7,7 @@ import { startDirectory } from '../../domain/gate/selfProtection/callPathFacts.t
 import { protectionIndex, resolvePath } from '../../domain/gate/selfProtection/protectedPaths.ts';
 import type { ProtectionFacts } from '../../domain/gate/selfProtection/protectionFacts.ts';
 import { scriptWords, type ScriptFacts } from '../../domain/gate/selfProtection/scriptFacts.ts';
+import { runFiles } from '../../domain/gate/selfProtection/scriptReaders.ts';
 import { contextOf, lineScope } from '../../domain/gate/selfProtection/shellScope.ts';
 import type { ShellAnalysis } from '../../domain/shell/shellAnalysis.ts';
 import { normalizePath } from '../../domain/shell/shellPaths.ts';
@@ -21,7 +22,8 @@ export const scriptFacts = (shell: ShellAnalysis | null, args: Readonly<Record<s
   const workdir = typeof args['workdir'] === 'string' ? args['workdir'] : null;
   const scope = lineScope(shell, protectionIndex(protection), startDirectory(workdir, start));
   for (const command of shell.commands) {
-    for (const word of scriptWords(command)) {
+    // Files the shell or an interpreter runs, then those other programs run as scripts (awk -f, make, npm run, …).
+    for (const word of [...scriptWords(command), ...runFiles(command, shell).map((f) => f.path)]) {
       const path = resolvePath(word, contextOf(scope, command))?.absolute;
       if (path == null || path in out) continue;
       if (Object.keys(out).length >= maxScripts) return out;

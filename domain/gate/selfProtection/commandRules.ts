@@ -20,6 +20,7 @@ import type { ProtectionIndex } from './protectedPaths.ts';
 import { resolvePath } from './protectedPaths.ts';
 import { exportedLoaderFindings, persistenceCommandRules } from './persistenceCommands.ts';
 import { interpreterPrograms, scriptWords, shellInterpreters } from './scriptFacts.ts';
+import { runFiles, runFileText, writtenRunFile, type RunFile } from './scriptReaders.ts';
 import { readOnlyPrograms } from './shellOperands.ts';
 import { contextOf, hitOf, wordHit, type LineScope } from './shellScope.ts';
 import type { PathContext } from './protectedPaths.ts';
@@ -197,7 +198,7 @@ const writtenOnLine = (commands: readonly SimpleCommand[], before: SimpleCommand
   const files = new Map<string, string>();
   for (const c of commands) {
     if (c === before) break;
-    const printed = c.program === 'echo' || c.program === 'printf' ? c.args.filter((a) => !/^-[neE]+$/.test(a)).join(' ').replace(/\\n/g, '\n') : undefined;
+    const printed = c.program === 'echo' || c.program === 'printf' ? c.args.filter((a) => !/^-[neE]+$/.test(a)).join(' ').replace(/\\n/g, '\n').replace(/\\t/g, '\t') : undefined;
     const content = c.program === 'cat' || c.program === 'tee' ? c.stdin : printed;
     if (content === undefined) continue;
     for (const r of c.redirects) if (r.op === '>' || r.op === '>>' || r.op === '>|') files.set(r.target, (files.get(r.target) ?? '') + content);
@@ -265,6 +266,33 @@ const runsCode = (command: SimpleCommand, scope: LineScope, onDisk: RunScripts =
   return findings;
 };
 
+/** A script file another program runs (awk -f, a makefile, package.json scripts, …), read as that program reads it. */
+const runFileFindings = (file: RunFile, content: string, index: ProtectionIndex, context: PathContext): CodeFinding[] => {
+  const read = runFileText(file, content) ?? { kind: scriptLanguage(file.path, content) ?? 'shell', text: content };
+  if (read.text.trim() === '') return [];
+  return read.kind === 'shell' ? shellTextFindings(read.text, index, context) : inlineCodeFindings(read.text, index, context);
+};
+
+/**
+ * `awk -f x.awk`, `make -C dir`, `npm run build`, `cat f | sh`, `PATH=./bin:$PATH git status` (red team 5): the
+ * files scriptReaders.ts names, judged by the text written earlier on the line, else by what was on disk before
+ * decide. A file neither written here nor readable (absent, or larger than was read) passes as `bash x.sh` does.
+ */
+const runsFilesOtherProgramsRead = (command: SimpleCommand, scope: LineScope, onDisk: RunScripts = {}): CommandFinding[] => {
+  const files = runFiles(command, scope.analysis);
+  if (files.length === 0) return [];
+  const context = contextOf(scope, command);
+  const written = command === scope.analysis.commands[0] ? noFiles : writtenOnLine(scope.analysis.commands, command);
+  for (const file of files) {
+    const absolute = resolvePath(file.path, context)?.absolute;
+    const content = written.get(file.path) ?? (absolute == null ? undefined : onDisk[absolute]);
+    if (content === undefined || content === '') continue;
+    const inner = runFileFindings(file, content, scope.index, context);
+    if (inner.length > 0) return one('script-would-disable-guard', `${file.path}: ${inner[0]!.what}`);
+  }
+  return [];
+};
+
 /** A `.curlrc` (read by every later curl) written with tollgate's socket or port in it: the same as running that curl. */
 const curlrcFinding = (path: string, content: string, index: ProtectionIndex, context: PathContext): CommandFinding[] => {
   if (!isCurlrc(path)) return [];
@@ -280,6 +308,11 @@ const writesScript = (command: SimpleCommand, scope: LineScope): CommandFinding[
   for (const [path, content] of written) {
     const curlrc = curlrcFinding(path, content, scope.index, context);
     if (curlrc.length > 0) return curlrc;
+    const runFile = writtenRunFile(path);
+    if (runFile !== null) {
+      const inner = runFileFindings(runFile, content, scope.index, context);
+      if (inner.length > 0) return one('script-would-disable-guard', `${path}: ${inner[0]!.what}`);
+    }
     const language = scriptLanguage(path, content);
     if (language === null) continue;
     const inner = language === 'shell' ? shellTextFindings(content, scope.index, context) : inlineCodeFindings(content, scope.index, context);
@@ -470,6 +503,14 @@ export const commandRules: readonly CommandRule[] = [
       "python3 -c \"print('{}/x'.format('/tmp'))\"", "node -e 'const d=\"/tmp\"; require(\"fs\").writeFileSync(`${d}/out.txt`, \"x\")'"],
   },
   {
+    // The files other programs run as scripts (table: scriptReaders.ts, each row with its own examples).
+    name: 'runs-a-script-file-another-program-reads',
+    find: runsFilesOtherProgramsRead,
+    stops: ["echo 'BEGIN{system(\"tollgate approve abc always\")}' > /tmp/a.awk; awk -f /tmp/a.awk", "printf 'all:\\n\\trm -rf ~/.hermes/plugins\\n' > /tmp/d/Makefile; make -C /tmp/d",
+      "echo 'hermes config set approvals.yolo true' > /tmp/e.txt; cat /tmp/e.txt | sh"],
+    allows: ['awk -f scripts/sum.awk data.csv', 'make -C build', 'npm run build', 'cat notes.txt | wc -l'],
+  },
+  {
     name: 'writes-a-script-that-reaches-the-guard',
     find: writesScript,
     stops: ["echo 'tollgate approve abc always' > /tmp/a.sh", "printf '#!/bin/sh\\npkill -f tollgate\\n' > /tmp/run", "cat > /tmp/a.py <<'EOF'\nimport os\nos.kill(4242, 9)\nEOF",
@@ -569,6 +610,10 @@ export const scriptWriteFindings = (tool: string, args: Readonly<Record<string, 
   const context = { home: index.facts.home, hermesHome: index.facts.hermesHome, cwd, lost };
   const curlrc = curlrcFinding(path, content, index, context);
   if (curlrc.length > 0) return curlrc;
+  // A makefile, package.json, awk, Ruby or TypeScript file (red team 5): read as the program that runs it reads it.
+  const runFile = writtenRunFile(path);
+  const ran = runFile === null ? [] : runFileFindings(runFile, content, index, context);
+  if (ran.length > 0) return [{ id: 'script-would-disable-guard', what: `${path}: ${ran[0]!.what}` }];
   const language = scriptLanguage(path, content);
   if (language === null) return [];
   const inner = language === 'shell' ? shellTextFindings(content, index, context) : inlineCodeFindings(content, index, context);

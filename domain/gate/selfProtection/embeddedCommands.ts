@@ -8,7 +8,7 @@
 import type { SimpleCommand, ShellAnalysis } from '../../shell/shellAnalysis.ts';
 import { firstOperandIndex, type OptionGrammar } from '../../shell/commandOptions.ts';
 import type { CommandFinding } from './commandRules.ts';
-import { crontabCommands, exWrittenFiles, makefileText, sedShellTexts, viaAssignments } from './embeddedLanguages.ts';
+import { crontabCommands, dcShellTexts, exWrittenFiles, m4ShellTexts, makefileText, sedShellTexts, viaAssignments } from './embeddedLanguages.ts';
 import { shellTextFindings } from './inlineCode.ts';
 import type { PathContext } from './protectedPaths.ts';
 import { contextOf, type LineScope } from './shellScope.ts';
@@ -465,6 +465,29 @@ const netcatCommands = (command: SimpleCommand): Embedded[] => [
   ...optionValues(command.args, netcatGrammar, '', ['lua-exec']).map((f) => ({ where: `${command.program} --lua-exec ${f}`, text: null })),
 ];
 
+// ---- small languages with a shell escape: m4 syscmd, dc `!`, apt's hook options ----
+
+/** Text m4 or dc reads: its arguments (`dc -e`, `m4 -D`), stdin, and operand files written on the line. */
+const programText = (command: SimpleCommand, line: LineText): string[] => [
+  ...command.args, ...(command.stdin === undefined ? [] : [command.stdin]),
+  ...command.args.filter((a) => !a.startsWith('-')).flatMap((a) => line.written.get(a) ?? []),
+];
+
+/** apt's option keys whose value is a command run by apt (hooks, proxy detection), or a program it runs instead of its own. */
+const aptCommandKey = /(?:^|::)(?:Pre-Invoke|Post-Invoke(?:-Success)?|Pre-Install-Pkgs|Proxy-Auto-Detect)(?:::)?$/i;
+const aptGrammar: OptionGrammar = { shortWithValue: 'octt', longWithValue: ['option', 'config-file', 'target-release'] };
+const aptOptions = (command: SimpleCommand, line: LineText): Embedded[] => [
+  ...optionValues(command.args, aptGrammar, 'o', ['option']).flatMap((pair): Embedded[] => {
+    const eq = pair.indexOf('=');
+    const key = eq < 0 ? pair : pair.slice(0, eq);
+    const value = eq < 0 ? '' : pair.slice(eq + 1);
+    if (aptCommandKey.test(key)) return [{ where: `${command.program} -o ${key}`, text: value }];
+    return /^Dir::Bin::/i.test(key) && !/^\/(?:usr\/)?s?bin\//.test(value) ? [{ where: `${command.program} -o ${key}`, text: null }] : [];
+  }),
+  // A config file of apt's may hold the same hooks: read when the line wrote it, else unknown.
+  ...optionValues(command.args, aptGrammar, 'c', ['config-file']).map((file) => ({ where: `${command.program} -c ${file}`, text: line.written.get(file) ?? null })),
+];
+
 // ---- the table ----
 
 const vimFamily = /^(?:vim?|nvim|ex|view|vimdiff|gvim|gview|rvim|rview|evim|vimx)$/;
@@ -619,10 +642,43 @@ export const embeddedSources: readonly EmbeddedSource[] = [
       : c.program === 'mysql' || c.program === 'mariadb' ? consoleText('e', ['execute'], { shortWithValue: 'eDhPpuS', longWithValue: ['execute', 'database', 'host', 'port', 'user', 'socket'] })(c)
         : c.program === 'emacs' ? texts('emacs --eval', optionValues(c.args.map((a) => a.replace(/^-(?=eval(?:=|$))/, '--')), { longWithValue: ['eval', 'execute'] }, '', ['eval', 'execute']))
           : c.program === 'sqlite3' ? [...c.args, c.stdin ?? ''].flatMap((t) => [...t.matchAll(/^\s*\.(?:shell|system)\s+(.*)$/gm)].map((m) => ({ where: 'sqlite3 .shell', text: m[1]! })))
-            : c.stdin === undefined ? [] : [{ where: `${c.program} (stdin)`, text: c.stdin }],
+            // ed's `w FILE` writes the buffer there: read as a `> FILE` line too.
+            : c.stdin === undefined ? [] : [{ where: `${c.program} (stdin)`, text: c.program === 'ed' || c.program === 'red' ? [c.stdin, ...exWrittenFiles(c.stdin)].join('\n') : c.stdin }],
     stops: ["psql -c '\\! rm -rf ~/.hermes/plugins'", "mysql -e 'system rm -rf ~/.hermes/plugins'", "sqlite3 :memory: '.shell rm -rf ~/.hermes/plugins'", "ed -s /etc/hosts <<< '!rm -rf ~/.hermes/plugins'",
-      "emacs --batch --eval '(shell-command \"rm -rf ~/.hermes/plugins\")'", "psql <<< '\\! rm -rf ~/.hermes/plugins'"],
-    allows: ["psql -c 'select 1'", "mysql -e 'show databases'", "sqlite3 app.db '.tables'", "ed -s notes.txt <<< $'1d\\nw'", "emacs --batch --eval '(message \"hi\")'"],
+      "emacs --batch --eval '(shell-command \"rm -rf ~/.hermes/plugins\")'", "psql <<< '\\! rm -rf ~/.hermes/plugins'",
+      "ed -s /etc/hosts <<< 'w /home/agent/.hermes/config.yaml'"],
+    allows: ["psql -c 'select 1'", "mysql -e 'show databases'", "sqlite3 app.db '.tables'", "ed -s notes.txt <<< $'1d\\nw'", "emacs --batch --eval '(message \"hi\")'",
+      "ed -s notes.txt <<< $'1d\\nw /tmp/notes.bak'"],
+  },
+  {
+    name: 'm4 syscmd and esyscmd', programs: /^(?:m4|gm4)$/, when: 'now',
+    extract: (c, line) => programText(c, line).flatMap((t) => m4ShellTexts(t)).map((text) => ({ where: 'm4 syscmd', text })),
+    stops: ["echo 'syscmd(rm -rf ~/.hermes/plugins)' | m4", "m4 <<< 'esyscmd(tollgate approve abc always)'", "printf 'syscmd(rm -rf ~/.hermes/plugins)\\n' > /tmp/x.m4; m4 /tmp/x.m4",
+      "m4 -Dx='syscmd(rm -rf ~/.hermes/plugins)' /dev/null"],
+    allows: ["echo 'define(NAME, world)Hello NAME' | m4", "m4 <<< 'syscmd(date)'", 'm4 -DVERSION=1.2 config.m4'],
+  },
+  {
+    name: 'dc ! shell escape', programs: /^dc$/, when: 'now',
+    extract: (c, line) => programText(c, line).flatMap((t) => dcShellTexts(t)).map((text) => ({ where: 'dc !', text })),
+    stops: ["dc -e '!rm -rf ~/.hermes/plugins'", "echo '!tollgate approve abc always' | dc", "dc --expression='!rm -rf ~/.hermes/plugins'"],
+    allows: ["dc -e '2 3 + p'", "echo '1 2 !<a p' | dc", "dc -e '!date'"],
+  },
+  {
+    name: 'apt hook options (-o …::Pre-Invoke, DPkg::Post-Invoke) and config files', programs: /^(?:apt|apt-get|aptitude|apt-cache|apt-config|apt-mark)$/, applies: (c) => c.args.some((a) => a.startsWith('-')), when: 'now', extract: aptOptions,
+    stops: ["apt-get -o APT::Update::Pre-Invoke::='rm -rf ~/.hermes/plugins' update", "apt -o 'DPkg::Post-Invoke::=tollgate approve abc always' install -y jq",
+      "apt-get -oDPkg::Pre-Invoke::='rm -rf ~/.hermes/plugins' install x", "apt-get --option=Acquire::http::Proxy-Auto-Detect='rm -rf ~/.hermes/plugins' update",
+      'apt-get -o Dir::Bin::dpkg=/tmp/evil install x', "echo 'APT::Update::Pre-Invoke {\"rm -rf ~/.hermes/plugins\";};' > /tmp/a.conf; apt-get -c /tmp/a.conf update"],
+    allows: ['apt-get -o Dpkg::Options::=--force-confold install -y nginx', 'apt-get -o Acquire::Retries=3 update', 'apt-get install -y jq', "apt-get -o APT::Update::Pre-Invoke::='echo hi' update",
+      'apt-get -y -q install curl'],
+  },
+  {
+    name: 'GNU parallel reading its commands (or their arguments) from stdin', programs: /^(?:parallel|sem)$/, applies: (c) => c.stdin !== undefined && !c.args.some((a) => /^:{3,4}\+?$/.test(a)), when: 'now',
+    extract: (c) => {
+      const words = c.args.filter((a) => !a.startsWith('-')).join(' ');
+      return (c.stdin ?? '').split('\n').filter((l) => l.trim() !== '').map((l) => ({ where: 'parallel (stdin)', text: words === '' ? l : `${words} ${l}` }));
+    },
+    stops: ["echo 'hermes config set approvals.yolo true' | parallel", "printf 'ls\\nrm -rf ~/.hermes/plugins\\n' | parallel -j2", 'echo ~/.hermes/plugins | parallel rm -rf'],
+    allows: ["printf 'a.log\\nb.log\\n' | parallel gzip", "echo 'make test' | parallel"],
   },
   {
     name: 'files written on the line that hold commands for later (git config and hooks, vimrc, ssh config, makefiles, cron tables)', programs: /^(?:echo|printf|cat|tee)$/, when: 'later', extract: commandFileWrites,

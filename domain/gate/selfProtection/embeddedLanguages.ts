@@ -119,3 +119,19 @@ export const viaAssignments = (via: readonly string[]): { name: string; value: s
   }
   return out;
 };
+
+/** m4's `syscmd(CMD)` and `esyscmd(CMD)`: the shell text each runs (nested parentheses kept, quotes `[`…`]` dropped). */
+export const m4ShellTexts = (text: string): string[] => {
+  const out: string[] = [];
+  for (const m of text.matchAll(/\be?syscmd\s*\(/g)) {
+    let depth = 1;
+    let i = m.index! + m[0].length;
+    const from = i;
+    for (; i < text.length && depth > 0; i++) depth += text[i] === '(' ? 1 : text[i] === ')' ? -1 : 0;
+    out.push(text.slice(from, depth === 0 ? i - 1 : i).replace(/[`'[\]]/g, ''));
+  }
+  return out;
+};
+
+/** dc's `!CMD`: the rest of the line goes to the shell (`!<`, `!>` and `!=` are negated comparisons). */
+export const dcShellTexts = (text: string): string[] => [...text.matchAll(/!(?![<>=])([^\n]*)/g)].map((m) => m[1]!);

@@ -36,12 +36,12 @@ const runsForeignCode = /\bexec\s*\(\s*(?:open|compile\s*\(\s*open|urlopen|reque
 /** Calls that hand a string to a shell. */
 const shellCalls = /\b(?:os\.system|os\.popen|subprocess\.\w+|commands\.getoutput|execSync|exec|spawnSync|spawn|os\.exec\w+|os\.spawn\w+|pty\.spawn|system|qx|`)/;
 
-// `!` too: a git alias `!tollgate approve …` is shell text after it.
+// `!` too: vim, ed, dc, less and git aliases run `!CMD` through a shell.
 const tollgateWord = String.raw`(?:^|[\s;&|(\`'"=!])(?:[\w./~-]*/)?(?:tollgate(?:\.mjs|\.js)?|ops/cli/main\.ts)`;
 const tollgateCommand = new RegExp(`${tollgateWord}((?:\\s+(?:-c|--config)\\s+\\S+|\\s+-\\S+)*)\\s+([a-z][a-z-]*)`, 'g');
 const hermesCommand = /(?:^|[\s;&|(`'"=!])(?:[\w./~-]*\/)?hermes(?:-agent)?(?:\s+(?:-p|--profile)\s+\S+)?\s+(plugins?|config|hooks|setup|uninstall|update|auth|login|logout|model|tools|gateway|profile|claw)\b(?:\s+(\S+))?/g;
 const unguardingHermes = /\bhermes\b[^\n]*\s--(?:yolo|safe-mode|accept-hooks|ignore-user-config|ignore-rules)\b|\b(?:HERMES_SAFE_MODE|HERMES_YOLO_MODE|HERMES_ACCEPT_HOOKS|HERMES_HOME)=/;
-const shellKill = /(?:^|[\s;&|(`'"])(?:pkill|killall|skill|fuser\s+-k|kill)\b[^\n]*?(?:tollgate|hermes|gateway|pgrep|pidof|PPID|\bnode\b|[*?\]]\.pid\b|lsof)/;
+const shellKill = /(?:^|[\s;&|(`'"!])(?:pkill|killall|skill|fuser\s+-k|kill)\b[^\n]*?(?:tollgate|hermes|gateway|pgrep|pidof|PPID|\bnode\b|[*?\]]\.pid\b|lsof)/;
 
 /** A tollgate command that answers, serves or installs, or a Hermes command that changes it, named in text. */
 export const controlInText = (text: string): CodeFinding | null => {
@@ -147,10 +147,14 @@ const codeFindings = (code: string, index: ProtectionIndex, context: PathContext
   return findings;
 };
 
-/** The literals of each `[...]` or `(...)` list of literals, joined by spaces. */
+/**
+ * The literals of each `[...]` or `(...)` list of literals, joined by spaces; a literal just before the list is its
+ * program (`execFileSync("hermes", ["config", …])`, `spawn('rm', ['-rf', …])`).
+ */
 const literalLists = (code: string): string[] =>
-  [...code.matchAll(/[[(]\s*((?:[rRbBuU]{0,2}(?:'[^'\n]*'|"[^"\n]*")\s*,\s*)+[rRbBuU]{0,2}(?:'[^'\n]*'|"[^"\n]*"))\s*,?\s*[\])]/g)]
-    .map((m) => [...m[1]!.matchAll(/'([^'\n]*)'|"([^"\n]*)"/g)].map((l) => l[1] ?? l[2] ?? '').join(' '));
+  [...code.matchAll(/(?:([rRbBuU]{0,2}(?:'[^'\n]*'|"[^"\n]*"))\s*,\s*)?[[(]\s*((?:[rRbBuU]{0,2}(?:'[^'\n]*'|"[^"\n]*")\s*,\s*)*[rRbBuU]{0,2}(?:'[^'\n]*'|"[^"\n]*"))\s*,?\s*[\])]/g)]
+    .filter((m) => m[1] !== undefined || m[2]!.includes(','))
+    .map((m) => [...`${m[1] ?? ''} ${m[2]!}`.matchAll(/'([^'\n]*)'|"([^"\n]*)"/g)].map((l) => l[1] ?? l[2] ?? '').join(' '));
 
 /** Whether a glob (its last segment matched against the path's name) could name the socket. */
 const globMatches = (glob: string, path: string): boolean => {

@@ -10,7 +10,7 @@ import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 export const scriptFactsSchema = z.record(z.string(), z.string());
 export type ScriptFacts = z.infer<typeof scriptFactsSchema>;
 
-export const shellInterpreters = /^(?:sh|bash|dash|zsh|ksh|mksh|ash|source|\.)$/;
+export const shellInterpreters = /^(?:sh|bash|dash|zsh|ksh|mksh|ash|fish|yash|rbash|posh|source|\.)$/;
 export const interpreterPrograms = /^(?:python[0-9.]*|pypy[0-9.]*|node|nodejs|bun|deno|perl|ruby|php|tclsh[0-9.]*|wish[0-9.]*|expect|lua[0-9.]*|luajit|Rscript|osascript|jshell|awk|gawk|mawk|nawk|julia|groovy)$/;
 /** A shell's own: only `-c` (bundled too: `-ec`) takes code; `-e` there is errexit. */
 const shellCodeOption = /^-[a-zA-Z]*c[a-zA-Z]*$/;

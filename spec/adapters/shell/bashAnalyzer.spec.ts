@@ -235,6 +235,56 @@ describe('bash analyzer', () => {
       expect(commands("script -qc 'rm x' /dev/null")).to.deep.include({ program: 'rm', args: ['x'], via: ['script -c'] });
     });
 
+    it('unwraps sandboxes, debuggers and fakers that start a command (bwrap, gdb --args, valgrind, fakeroot, firejail)', () => {
+      expect(commands('bwrap --ro-bind /usr /usr --dev /dev --unshare-all --overlay a b c rm -rf /')).to.deep.include({ program: 'rm', args: ['-rf', '/'], via: ['bwrap'] });
+      expect(commands('valgrind -q --tool=memcheck rm -rf /')).to.deep.equal([{ program: 'rm', args: ['-rf', '/'], via: ['valgrind -q --tool=memcheck'] }]);
+      expect(commands('fakeroot -- rm -rf /')).to.deep.equal([{ program: 'rm', args: ['-rf', '/'], via: ['fakeroot --'] }]);
+      expect(commands('firejail --noprofile --net=none rm -rf /')).to.deep.equal([{ program: 'rm', args: ['-rf', '/'], via: ['firejail --noprofile --net=none'] }]);
+      expect(commands('gdb -batch -ex run --args rm -rf /')).to.deep.include({ program: 'rm', args: ['-rf', '/'], via: ['gdb --args'] });
+      expect(commands('faketime -f +1d rm -rf /').map((c) => c.program)).to.include('rm');
+    });
+
+    it('does not invent a command for a debugger or sandbox that only loads or asks', () => {
+      expect(programs('gdb ./a.out core')).to.deep.equal(['gdb']);
+      expect(programs('valgrind --version')).to.deep.equal(['valgrind']);
+      expect(programs('bwrap --help')).to.deep.equal(['bwrap']);
+    });
+
+    it('reads sg -c and GNU parallel as shell strings (the command with each ::: argument, or each argument alone)', () => {
+      expect(commands("sg staff -c 'rm -rf /'")).to.deep.include({ program: 'rm', args: ['-rf', '/'], via: ['sg staff'] });
+      expect(commands("parallel ::: 'rm -rf /' ls")).to.deep.include({ program: 'rm', args: ['-rf', '/'], via: ['parallel'] });
+      expect(commands('parallel -j2 rm -rf ::: / /tmp')).to.deep.include({ program: 'rm', args: ['-rf', '/'], via: ['parallel'] });
+      expect(programs('parallel gzip ::: a.log b.log')).to.deep.equal(['parallel', 'gzip', 'gzip']);
+    });
+
+    it('reads the command development runners start (poetry run, conda run -n, op run --, perf stat, direnv exec DIR, aws-vault exec P --)', () => {
+      for (const [line, via] of [
+        ['poetry run rm -rf /', 'poetry run'], ['bundle exec rm -rf /', 'bundle exec'], ['conda run -n base rm -rf /', 'conda run -n base'],
+        ['op run --env-file .env -- rm -rf /', 'op run --env-file .env --'], ['perf stat -e cycles rm -rf /', 'perf stat -e cycles'], ['direnv exec . rm -rf /', 'direnv exec .'],
+        ['aws-vault exec prod -- rm -rf /', 'aws-vault exec prod --'], ['mise exec node@20 -- rm -rf /', 'mise exec node@20 --'],
+      ] as const) expect(commands(line), line).to.deep.include({ program: 'rm', args: ['-rf', '/'], via: [via] });
+      expect(commands('cross-env NODE_ENV=test rm -rf /')).to.deep.equal([{ program: 'rm', args: ['-rf', '/'], via: ['cross-env NODE_ENV=test'] }]);
+      expect(commands('lldb -o run -- rm -rf /')).to.deep.include({ program: 'rm', args: ['-rf', '/'], via: ['lldb --'] });
+      expect(commands('nix develop -c rm -rf /')).to.deep.include({ program: 'rm', args: ['-rf', '/'], via: ['nix develop -c'] });
+    });
+
+    it('reads the strings of nix-shell --run, hyperfine, watchexec and chokidar -c as command lines', () => {
+      expect(commands("nix-shell -p jq --run 'rm -rf /'")).to.deep.include({ program: 'rm', args: ['-rf', '/'], via: ['nix-shell --run'] });
+      expect(commands("hyperfine -w 3 'sleep 1' --prepare 'rm -rf /'")).to.deep.include({ program: 'rm', args: ['-rf', '/'], via: ['hyperfine'] });
+      expect(commands('watchexec -e ts -- rm -rf /')).to.deep.include({ program: 'rm', args: ['-rf', '/'], via: ['watchexec'] });
+      expect(commands("chokidar 'src/**' -c 'rm -rf /'")).to.deep.include({ program: 'rm', args: ['-rf', '/'], via: ['chokidar -c'] });
+    });
+
+    it('leaves runners alone when they run no command (poetry install, conda create, perf report)', () => {
+      expect(programs('poetry install')).to.deep.equal(['poetry']);
+      expect(programs('conda create -n x python=3.12')).to.deep.equal(['conda']);
+      expect(programs('perf report -i perf.data')).to.deep.equal(['perf']);
+      expect(programs('perf record -p 1234')).to.deep.equal(['perf']);
+      expect(programs('dotenv -f .env set KEY 1')).to.deep.equal(['dotenv']);
+      expect(commands('dotenv -f .env run rm -rf /')).to.deep.include({ program: 'rm', args: ['-rf', '/'], via: ['dotenv -f .env run'] });
+      expect(commands('poetry run pytest -- -k x')).to.deep.include({ program: 'pytest', args: ['--', '-k', 'x'], via: ['poetry run'] });
+    });
+
     it('reads env -S as a command line', () => expect(commands("env -S 'rm -rf' /")).to.deep.equal([{ program: 'rm', args: ['-rf', '/'], via: ['env -S'] }]));
   });
 
