@@ -24,11 +24,9 @@ export const withDaemon = async <T>(work: (socket: string) => Promise<T>): Promi
 };
 
 /**
- * Calls a daemon serves before the warm figure is taken. Measured: the p50 of each 1,000 calls after a start falls
- * from about 1.2 to 0.7 ms by the 4,000th, in the pre-issue commit as in this one. Deciding thousands of lines in
- * process before the first call changed the first thousand by less than the noise, so this is not mainly the gate's
- * own code still being compiled.
- * An agent makes far fewer calls than that in an hour, so the goal stays on the figure of a daemon just started.
+ * Calls a daemon serves before the warm figure is taken. The daemon already warms itself before it listens
+ * (server.warm_up_calls, ops/runtime/warmUp.ts, docs/architecture.md "Warm-up"); the warm figure shows what is left
+ * to gain after 3,000 real calls. The goal stays on the figure of a daemon just started.
  */
 export const warmUpCalls = 3_000;
 
