@@ -231,11 +231,13 @@ export const killsGuard = (command: SimpleCommand, analysis: ShellAnalysis, pid:
     case 'gdbserver': case 'bpftrace': case 'nsenter': case 'criu': case 'reptyr': {
       // Attaching a debugger or tracer, renicing or starving it of CPU or I/O stops or changes the process it names.
       const values = args.flatMap((a) => a.replace(/^--?[a-z-]+=/, '').split(','));
-      return values.some((v) => namesPid(v, pid) || (/[$`]/.test(v) && guardedWords.test(v)));
+      // `gdb -p $(pgrep -f myapp)`: a pid search is judged by its pattern (searchesForGuard), not by the word pgrep.
+      return values.some((v) => namesPid(v, pid) || (/[$`]/.test(v) && (guardedWords.test(v.replace(/\b(?:pgrep|pidof)\b/g, '')) || searchesForGuard(analysis))));
     }
     case 'tmux': case 'screen':
-      // The daemon or Hermes may run inside the agent's tmux/screen server.
-      return args.some((a) => ['kill-server', 'kill-session', '-X', 'quit'].includes(a));
+      // The daemon or Hermes may run inside the agent's tmux/screen server: the whole server, the current or
+      // most recent session, or one whose name the floor cannot read. A session named otherwise (`-t build`) is not theirs.
+      return endsSessionOfGuard(program, args);
     case 'supervisorctl': {
       const words = args.filter((a) => !a.startsWith('-'));
       return ['stop', 'restart', 'remove', 'shutdown', 'signal'].includes(words[0] ?? '') && (words[0] === 'shutdown' || words.slice(1).some((w) => /tollgate|hermes|^all$/i.test(w)));
@@ -272,6 +274,18 @@ export const killsGuard = (command: SimpleCommand, analysis: ShellAnalysis, pid:
     case 'fuser': return args.includes('-k') && args.some((a) => guardedWords.test(a));
     default: return false;
   }
+};
+
+const sessionEnders: Record<string, ReadonlySet<string>> = { tmux: new Set(['kill-session', 'kill-ses']), screen: new Set(['quit', 'kill']) };
+const sessionOption: Record<string, string> = { tmux: '-t', screen: '-S' };
+
+/** `tmux kill-server`, `tmux kill-session` (no -t), `screen -X quit`, or one aimed at a session named for the guard. */
+const endsSessionOfGuard = (program: string, args: readonly string[]): boolean => {
+  if (program === 'tmux' && args.includes('kill-server')) return true;
+  if (!args.some((a) => sessionEnders[program]!.has(a))) return false;
+  const at = args.indexOf(sessionOption[program]!);
+  const target = at >= 0 ? args[at + 1] : args.find((a) => a.startsWith(sessionOption[program]!) && a.length > 2)?.slice(2);
+  return target === undefined || target === '' || /[$`*?[\]]/.test(target) || /tollgate|hermes|gateway|agent/i.test(target);
 };
 
 /** A kill command given as words (a command line inside code, `['pkill','-f','serve']`), judged as killsGuard judges it. */

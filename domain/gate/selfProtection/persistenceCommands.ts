@@ -72,8 +72,10 @@ const systemctlFindings = (command: SimpleCommand, scope: LineScope): CommandFin
   // `systemctl --user link /tmp/x.service`, `enable ./x.service`: a unit file from anywhere is taken in and run.
   if (verb === 'link' || ((verb === 'enable' || verb === 'reenable') && rest.some((u) => u.includes('/'))))
     return [{ id: 'hidden-command', what: `systemctl ${verb} of a unit file the floor cannot read, run by systemd later` }];
-  // `systemctl edit x`: a drop-in written through an editor the floor does not see.
-  if (verb === 'edit') return [{ id: 'hidden-command', what: 'systemctl edit: a drop-in the floor cannot read, run by systemd later' }];
+  // `systemctl edit x`: a drop-in written through an editor the floor does not see. Only tollgate's and Hermes'
+  // units are the guard's; a unit the floor cannot name (none, `$U`, a glob) may be one of them.
+  if (verb === 'edit' && (rest.length === 0 || rest.some((u) => /[$`*?[\]]|tollgate|hermes/i.test(u))))
+    return [{ id: 'hidden-command', what: 'systemctl edit: a drop-in the floor cannot read, run by systemd later' }];
   if (verb === 'set-environment' || verb === 'import-environment') {
     const cwd = cwdOf(command, scope);
     for (const item of rest) {
@@ -147,15 +149,35 @@ const storedFileFindings = (command: SimpleCommand, scope: LineScope): CommandFi
   return [];
 };
 
+// ---- git templates: their hooks run in the new repository during the clone ----
+
+const gitTemplateFolders = /^\/usr\/(?:local\/)?share\/git-core\/templates\/?$/;
+/** `git clone --template=DIR`, `git init --template DIR`, `-c init.templateDir=DIR`: DIR/hooks run unseen. */
+const gitTemplateFindings = (command: SimpleCommand): CommandFinding[] => {
+  if (command.program !== 'git' || !command.args.some((a) => a.startsWith('--template') || /^init\.templatedir=/i.test(a))) return [];
+  const { args } = command;
+  const dirs = args.flatMap((a, i) => a === '--template' ? [args[i + 1] ?? ''] : a.startsWith('--template=') ? [a.slice(11)] : /^init\.templatedir=/i.test(a) ? [a.slice(a.indexOf('=') + 1)] : []);
+  const foreign = dirs.find((d) => !gitTemplateFolders.test(d));
+  return foreign === undefined ? [] : [{ id: 'hidden-command', what: `git template ${foreign || '?'}: its hooks, which the floor cannot read, run in the new repository` }];
+};
+
 export const persistenceCommandRules: readonly CommandRule[] = [
+  {
+    name: 'git-template-hooks',
+    find: gitTemplateFindings,
+    stops: ['git clone --template=/tmp/tpl https://example.com/r /tmp/r', 'git init --template /tmp/tpl', 'git -c init.templateDir=/tmp/tpl clone https://example.com/r'],
+    allows: ['git clone https://example.com/r /tmp/r', 'git init', 'git clone --template=/usr/share/git-core/templates https://example.com/r', 'git log --template-x'],
+  },
   {
     name: 'systemd-takes-in-a-unit-or-environment',
     find: systemctlFindings,
     stops: ['systemctl --user link /tmp/evil.service', 'systemctl --user enable /tmp/x.service', 'systemctl --user set-environment LD_PRELOAD=/tmp/e.so',
-      "systemctl --user set-environment NODE_OPTIONS='--require /tmp/e.js'", 'systemctl --user import-environment PYTHONPATH', 'systemctl --user edit x.service', 'sudo systemctl link ./x.service',
-      'systemctl --user import-environment', 'dbus-update-activation-environment --systemd LD_PRELOAD=/tmp/e.so'],
+      "systemctl --user set-environment NODE_OPTIONS='--require /tmp/e.js'", 'systemctl --user import-environment PYTHONPATH', 'systemctl --user edit hermes-gateway.service', 'sudo systemctl link ./x.service',
+      'systemctl --user import-environment', 'dbus-update-activation-environment --systemd LD_PRELOAD=/tmp/e.so',
+      'systemctl --user edit "$UNIT"', 'systemctl --user edit --full \'*.service\'', 'sudo systemctl edit tollgate', 'systemctl --user edit'],
     allows: ['systemctl --user start app.service', 'systemctl --user enable --now app.service', 'systemctl status nginx', 'systemctl --user set-environment DISPLAY=:0',
-      'systemctl --user daemon-reload', 'systemctl --user import-environment DISPLAY XAUTHORITY', 'systemctl list-units', 'dbus-update-activation-environment --systemd DISPLAY'],
+      'systemctl --user daemon-reload', 'systemctl --user import-environment DISPLAY XAUTHORITY', 'systemctl list-units', 'dbus-update-activation-environment --systemd DISPLAY',
+      'systemctl --user edit app', 'systemctl --user edit --full app.service', 'systemctl edit nginx'],
   },
   {
     name: 'package-manager-settings-that-run-code',

@@ -10,6 +10,7 @@ import { interpreterCall, interpreterFamily } from '../../shell/interpreters.ts'
 import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 import type { Operands } from './shellOperands.ts';
 import { wordsIn } from './shellOperands.ts';
+import { isLoopbackHost } from './loopbackHosts.ts';
 
 type Shape = (command: SimpleCommand, words: readonly string[]) => Operands | null;
 
@@ -111,12 +112,64 @@ const wgetShape: Shape = (command, words) => {
   const saved = options.operands.flatMap((u) => { const name = urlName(u); return name === null ? [] : [`${folder}/${name}`]; });
   return writing([...words, ...saved]);
 };
+/**
+ * curl's `-o '#1'` names the file after the URL's first `{a,b}` or `[1-3]` glob: `curl -o '#1'
+ * 'https://x/{.hermes/config.yaml}'` writes .hermes/config.yaml. Each `{…}` alternative is put in its #N.
+ */
+const globOutputs = (args: readonly string[]): string[] => {
+  const templates = args.flatMap((a, i) => (a === '-o' || a === '--output') && args[i + 1]?.includes('#') ? [args[i + 1]!] : /^--output=.*#/.test(a) ? [a.slice(9)] : []);
+  if (templates.length === 0) return [];
+  const groups = args.filter((a) => /:\/\//.test(a)).flatMap((u) => [...u.matchAll(/\{([^}]*)\}|\[([^\]]*)\]/g)].map((m) => m[1] === undefined ? [m[2]!] : m[1].split(',')));
+  return templates.flatMap((t) => {
+    let names = [t];
+    groups.forEach((alternatives, i) => { names = names.flatMap((n) => n.includes(`#${i + 1}`) ? alternatives.map((a) => n.split(`#${i + 1}`).join(a)) : [n]); });
+    return names;
+  });
+};
 const curlShape: Shape = (command, words) => {
+  const globbed = command.args.some((a) => a.includes('#')) ? globOutputs(command.args) : [];
+  if (globbed.length > 0) return writing([...words, ...globbed]);
   if (!command.args.some((a) => a === '-O' || a === '--remote-name' || a === '--remote-name-all' || /^-[a-zA-Z]*O[a-zA-Z]*$/.test(a))) return null;
   const dirIndex = command.args.indexOf('--output-dir');
   const folder = dirIndex >= 0 && command.args[dirIndex + 1] !== undefined ? command.args[dirIndex + 1]!.replace(/\/+$/, '') : '.';
   const saved = command.args.flatMap((u) => { const name = urlName(u); return name === null ? [] : [`${folder}/${name}`]; });
   return saved.length === 0 ? null : { ...writing(words), writes: [...words, ...saved] };
+};
+
+/** aria2c saves into -d DIR under -o NAME, or under the URL's last name. */
+const aria2Shape: Shape = (command, words) => {
+  const options = parseOptions(command.args, { shortWithValue: 'doiujsxkc', longWithValue: ['dir', 'out', 'input-file', 'max-concurrent-downloads', 'split', 'max-connection-per-server', 'min-split-size', 'log'] });
+  const dir = options.short.get('d') ?? options.long.get('dir');
+  const folder = typeof dir === 'string' ? dir.replace(/\/+$/, '') : '.';
+  const out = options.short.get('o') ?? options.long.get('out');
+  const names = typeof out === 'string' ? [out] : options.operands.flatMap((u) => urlName(u) ?? []);
+  return writing([...words, ...names.map((n) => `${folder}/${n}`)]);
+};
+
+/** `xxd IN OUT`, `xxd -r IN OUT`: the second operand is written, whichever way it converts. */
+const xxdShape: Shape = (command, words) => {
+  const operands = parseOptions(command.args, { shortWithValue: 'cglosn', longWithValue: ['cols', 'groupsize', 'len', 'offset', 'seek', 'name'] }).operands;
+  return { ...reading(words), writes: operands.slice(1, 2), readOnly: operands.length < 2 };
+};
+
+/**
+ * `user@localhost:/x/y`, `127.0.0.1:y`: a copy to this machine writes here (relative paths from the home).
+ * sftp to a loopback host writes where its batch commands (`put SRC DST`, `rename`, `rm`, `symlink`) say.
+ */
+export const loopbackRemotePath = (word: string): string | null => {
+  const m = /^(?:[^@/\s]+@)?(\[[^\]]*\]|[^:/\s]+):(.*)$/.exec(word);
+  if (m === null || !isLoopbackHost(m[1]!)) return null;
+  const path = m[2]!;
+  return path.startsWith('/') || path.startsWith('~') ? path : `~/${path}`;
+};
+const sftpCommands = /^\s*-?(?:put|reput|rename|rm|rmdir|symlink|ln|chmod|chown|mkdir)\s+(.*)$/;
+const sftpShape: Shape = (command, words) => {
+  const host = command.args.find((a) => !a.startsWith('-') && /^(?:[^@/\s]+@)?[^:/\s]+$|:/.test(a));
+  const loopback = host !== undefined && isLoopbackHost(host.replace(/^[^@]*@/, '').replace(/:.*$/, ''));
+  if (!loopback) return writing(words);
+  const lines = (command.stdin ?? '').split('\n').flatMap((l) => sftpCommands.exec(l)?.[1]?.split(/\s+/).filter((w) => w !== '' && !w.startsWith('-')) ?? []);
+  const batch = command.args.some((a) => a === '-b' || a.startsWith('-b')) && command.stdin === undefined;
+  return { ...writing([...words, ...lines]), fills: batch ? ['/'] : [] };
 };
 
 /** pax: -r extracts into the working directory, -rw copies into the last operand, -w only reads. */
@@ -230,6 +283,19 @@ const runnerShape = (command: SimpleCommand): Operands | null => {
 const readingModules: ReadonlyMap<string, number> = new Map([['json.tool', 1], ['tabnanny', Infinity], ['pydoc', Infinity], ['platform', Infinity], ['timeit', Infinity]]);
 
 /**
+ * Modules whose command line writes files other than its words: `python3 -m gzip -d F.gz` writes F (as gunzip
+ * does), `-m zipfile -e Z DIR` and `-m tarfile -e T DIR` extract into DIR.
+ */
+const writingModules: ReadonlyMap<string, (operands: readonly string[], args: readonly string[]) => Operands> = new Map([
+  ['gzip', (operands: readonly string[], args: readonly string[]) =>
+    writing([...operands, ...(args.includes('-d') || args.includes('--decompress') ? operands.map((o) => o.replace(/\.[^./]+$/, '')) : [])])],
+  ...['zipfile', 'tarfile'].map((m) => [m, (operands: readonly string[], args: readonly string[]) => {
+    const at = args.findIndex((a) => a === '-e' || a === '--extract');
+    return at < 0 ? writing(operands) : { ...writing(operands), fills: [args[at + 2] ?? '.'] };
+  }] as const),
+]);
+
+/**
  * An interpreter running a script file (`node bin/tollgate.mjs audit`, `node --check x.js`): the script is run
  * (read), not written; the words after it are the script's and may be written. Inline code and stdin are code.
  */
@@ -240,9 +306,11 @@ const interpreterShape: Shape = (command) => {
   const call = interpreterCall(family, args);
   const stdin = command.stdin === undefined ? [] : [command.stdin];
   if (call.module !== undefined) {
+    const operands = args.slice(call.module.next).filter((a) => !a.startsWith('-'));
+    const writer = writingModules.get(call.module.name);
+    if (writer !== undefined) return { ...writer(wordsOf(operands), args.slice(call.module.next)), code: stdin };
     const written = readingModules.get(call.module.name);
     if (written === undefined) return null;
-    const operands = args.slice(call.module.next).filter((a) => !a.startsWith('-'));
     const writes = wordsOf(operands.slice(written));
     return { ...reading(wordsOf(operands)), writes, code: stdin, readOnly: writes.length === 0 };
   }
@@ -266,7 +334,7 @@ const shapes: ReadonlyMap<string, Shape> = new Map<string, Shape>([
   ...[...compressors.keys()].map((p) => [p, compressorShape] as const),
   ...[...traceOutputs.keys()].map((p) => [p, traceShape] as const),
   ...[...scriptedEditors].map((p) => [p, editorShape] as const),
-  ['uudecode', uudecodeShape], ['wget', wgetShape], ['curl', curlShape], ['pax', paxShape], ['npm', npmShape],
+  ['uudecode', uudecodeShape], ['wget', wgetShape], ['curl', curlShape], ['pax', paxShape], ['npm', npmShape], ['aria2c', aria2Shape], ['xxd', xxdShape], ['sftp', sftpShape],
   ...[...devTools],
   ...[...runners].map((p) => [p, (command: SimpleCommand) => runnerShape(command)] as const),
 ]);

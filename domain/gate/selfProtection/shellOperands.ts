@@ -10,7 +10,7 @@ import { writtenFiles } from '../../shell/commandFacts.ts';
 import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 import { boundedMemo, recentMemo } from '../../shell/recentMemo.ts';
 import { isTollgateControl } from './controlCommands.ts';
-import { programWrites } from './programWrites.ts';
+import { loopbackRemotePath, programWrites } from './programWrites.ts';
 
 export interface Operands {
   /** Words the command may write, create, delete or change the mode of. */
@@ -109,7 +109,13 @@ const programOperands = (command: SimpleCommand): Operands => {
     case 'git': return gitOperands(args, words, command.via);
     // tollgate's read-only subcommands read its files (`tollgate verify --config tollgate.yaml`); the rest are refused anyway.
     case 'tollgate': return isTollgateControl(command) ? writeAll(words) : { ...none, reads: words };
-    case 'cp': case 'install': case 'rsync': case 'scp': case 'ln': return copyOperands(command, words);
+    case 'rsync': case 'scp': {
+      // `scp F localhost:~/.hermes/config.yaml`: a copy to this machine lands here.
+      const copied = copyOperands(command, words);
+      const here = words.flatMap((w) => (w.includes(':') ? loopbackRemotePath(w) ?? [] : []));
+      return here.length === 0 ? copied : { ...copied, writes: [...copied.writes, ...here], readOnly: false };
+    }
+    case 'cp': case 'install': case 'ln': return copyOperands(command, words);
     // `bindfs SRC DIR`, `mount --bind SRC DIR`: SRC is reachable under DIR from then on, like a link to it.
     case 'bindfs': case 'mount': case 'fuse-overlayfs': case 'mergerfs': case 'unionfs': return bindOperands(command, words);
     // `bwrap --bind SRC DST cmd`: the command it runs reaches SRC under DST (the inner command is only words here).
@@ -141,7 +147,10 @@ const programOperands = (command: SimpleCommand): Operands => {
       const dir = typeof into === 'string' ? into : options.short.has('p') ? options.operands[0] ?? '.' : '.';
       // `cpio -o` archives the files named on its stdin (`cpio -o <<< data/keys/x`): they are read.
       const listed = command.stdin === undefined ? [] : command.stdin.split('\n').map((l) => l.trim()).filter((l) => l !== '');
-      return extracts ? { ...writeAll(words), fills: [dir] } : { ...none, reads: [...words, ...listed] };
+      // `cpio -o -O F` (or -F F) writes the archive to F.
+      const archive = options.short.get('O') ?? options.short.get('F') ?? options.long.get('file');
+      const written = typeof archive === 'string' ? [archive] : [];
+      return extracts ? { ...writeAll(words), fills: [dir] } : { ...none, reads: [...words, ...listed], writes: written, readOnly: written.length === 0 };
     }
     case 'patch': {
       const options = parseOptions(args, { shortWithValue: 'pdiroBDFVYzg', longWithValue: ['directory', 'input', 'output', 'strip'] });
@@ -309,6 +318,8 @@ const gitOperands = (args: readonly string[], words: readonly string[], via: rea
   const rest = args.slice(i + 1);
   // Subcommands that rewrite the work tree: inside or above a protected path they may replace it.
   const fills = sub !== undefined && rewritesWorkTree(sub, rest) ? [workTree ?? chdir ?? '.'] : [];
+  // `git init [--separate-git-dir G] DIR` rewrites DIR's .git (a protected clone's history moved or replaced).
+  if (sub === 'init') fills.push(parseOptions(rest, { longWithValue: ['separate-git-dir', 'template', 'initial-branch', 'object-format', 'shared'], shortWithValue: 'b' }).operands[0] ?? chdir ?? '.');
   // `git add -f data`: forced past .gitignore, the keys go into the index (and out with the next push).
   const treeReads = sub === 'add' && rest.some((a) => a === '-f' || a === '--force' || /^-[a-zA-Z]*f/.test(a)) ? parseOptions(rest).operands : [];
   // `git -C <protected> …` works inside that folder whatever the subcommand; reading subcommands elsewhere only read.

@@ -82,17 +82,21 @@ const typistVerb = (typist: Typist, args: readonly string[]): string | null => {
   return option ?? null;
 };
 
+// Refused on purpose even for a build pane: a pane's or session's name says nothing about what runs in it, so the
+// floor cannot tell the agent's own pane from the one where Hermes asks its user. The block says so.
+const anyPane = 'refused for every pane and session: the floor cannot tell one from the pane where Hermes asks';
+
 /** What the command types into a terminal or window it does not own, or null. */
 export const typesIntoTerminal = (command: SimpleCommand): string | null => {
   const { program, args } = command;
   if (program === 'tmux') {
     const typing = tmuxCommands(args).find(tmuxTypes);
-    if (typing !== undefined) return `tmux ${typing}`;
+    if (typing !== undefined) return `tmux ${typing}; ${anyPane}`;
   }
   const typist = typists.get(program);
   if (typist !== undefined || program === 'tmux') {
     const verb = typist === undefined ? null : typistVerb(typist, args);
-    if (verb !== null) return `${program} ${verb}`;
+    if (verb !== null) return program === 'screen' ? `screen ${verb}; ${anyPane}` : `${program} ${verb}`;
     // `tmux pipe-pane -I`: the pane reads the command's output as typed input.
     if (program === 'tmux' && args.some((a) => a === 'pipe-pane' || a === 'pipep') && args.some((a) => /^-[a-zA-Z]*I/.test(a))) return 'tmux pipe-pane -I';
     if ((program === 'tmux' || program === 'screen') && (args.some((a) => a.includes(' ') && /\b(?:tmux|screen)\s/.test(a) && multiplexerTyping.test(a)) || multiplexerTyping.test(command.stdin ?? '')))
