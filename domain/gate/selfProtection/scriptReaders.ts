@@ -11,7 +11,7 @@
 import { firstOperandIndex, parseOptions, type OptionGrammar } from '../../shell/commandOptions.ts';
 import { isShell } from '../../shell/shellInvocation.ts';
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
-import { dcShellTexts, exWrittenFiles, m4ShellTexts, makefileText, sedShellTexts } from './embeddedLanguages.ts';
+import { dcShellTexts, exWrittenFiles, m4ShellTexts, makefileText, sedShellTexts, viaAssignments } from './embeddedLanguages.ts';
 
 /**
  * How a file's text is read: as shell text, as code, or through the program's own language down to the shell
@@ -103,6 +103,21 @@ const packageFiles = (c: SimpleCommand): RunFile[] => {
   if (script === undefined) return [];
   const dir = [options.long.get('prefix'), options.long.get('cwd'), options.long.get('dir'), options.short.get('C')].find((v): v is string => typeof v === 'string') ?? '';
   return [{ path: inFolder(dir, 'package.json'), as: 'package-scripts', command: script }];
+};
+
+// ---- git config files the environment chooses: GIT_CONFIG_GLOBAL=FILE, HOME=DIR (DIR/.gitconfig), XDG_CONFIG_HOME ----
+
+/** Their keys (core.pager, `!` aliases, core.fsmonitor) run commands in any git started, `git log` included. */
+const gitEnvironmentFiles = (c: SimpleCommand): RunFile[] => {
+  if (c.via.length === 0) return [];
+  const out: RunFile[] = [];
+  for (const { name, value } of viaAssignments(c.via)) {
+    if (value === '' || value === '/dev/null') continue;
+    if (name === 'HOME') out.push({ path: inFolder(value, '.gitconfig'), as: 'shell' });
+    else if (name === 'XDG_CONFIG_HOME') out.push({ path: inFolder(value, 'git/config'), as: 'shell' });
+    else if (name === 'GIT_CONFIG_GLOBAL' || name === 'GIT_CONFIG_SYSTEM' || name === 'GIT_CONFIG') out.push({ path: value, as: 'shell' });
+  }
+  return out;
 };
 
 // ---- editors, debuggers, consoles, macro processors ----
@@ -280,6 +295,11 @@ export const scriptReaders: readonly ScriptReader[] = [
     stops: ["printf 'all:\\n\\thermes config set approvals.yolo true\\n' > /tmp/e.mk; make -f /tmp/e.mk", "printf 'all:\\n\\trm -rf ~/.hermes/plugins\\n' > /tmp/d/Makefile; make -C /tmp/d",
       "printf 'x:\\n\\ttollgate approve abc always\\n' > Makefile; make x"],
     allows: ["printf 'all:\\n\\tgo build ./...\\n' > Makefile; make", 'make -C build install PREFIX=/usr/local', 'make -j4 test'],
+  },
+  {
+    name: 'git config files chosen by HOME, XDG_CONFIG_HOME or GIT_CONFIG_GLOBAL for the git started', programs: /^git$/, files: gitEnvironmentFiles,
+    stops: ["printf '[core]\\n\\tpager = hermes config set approvals.yolo true\\n' > /tmp/h/.gitconfig; HOME=/tmp/h git log", "printf '[core]\\n\\tpager = rm -rf ~/.hermes/plugins\\n' > /tmp/x/git/config; XDG_CONFIG_HOME=/tmp/x git log -1"],
+    allows: ["printf '[user]\\n\\tname = x\\n' > /tmp/h/.gitconfig; HOME=/tmp/h git log", 'HOME=/tmp/h git status', 'git log -1'],
   },
   {
     name: 'package.json scripts run by npm, yarn, pnpm and bun (run NAME, test, start)', programs: /^(?:npm|yarn|pnpm|bun)$/, files: packageFiles,
