@@ -3,6 +3,8 @@
  * at most a few files, the first 256 KiB of each, text only (a binary program is recorded as empty).
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { makefileIncludes } from '../../domain/gate/selfProtection/embeddedLanguages.ts';
 import { startDirectory } from '../../domain/gate/selfProtection/callPathFacts.ts';
 import { protectionIndex, resolvePath } from '../../domain/gate/selfProtection/protectedPaths.ts';
 import type { ProtectionFacts } from '../../domain/gate/selfProtection/protectionFacts.ts';
@@ -23,15 +25,28 @@ export const scriptFacts = (shell: ShellAnalysis | null, args: Readonly<Record<s
   const scope = lineScope(shell, protectionIndex(protection), startDirectory(workdir, start));
   for (const command of shell.commands) {
     // Files the shell or an interpreter runs, then those other programs run as scripts (awk -f, make, npm run, …).
-    for (const word of [...scriptWords(command), ...runFiles(command, shell).map((f) => f.path)]) {
+    const files = runFiles(command, shell);
+    const makefiles = new Set(files.filter((f) => f.as === 'makefile').map((f) => f.path));
+    for (const word of [...scriptWords(command), ...files.map((f) => f.path)]) {
       const path = resolvePath(word, contextOf(scope, command))?.absolute;
       if (path == null || path in out) continue;
       if (Object.keys(out).length >= maxScripts) return out;
       const text = readStart(path);
-      if (text !== null) out[path] = text;
+      if (text !== null) out[path] = makefiles.has(word) ? withIncludes(path, text) : text;
     }
   }
   return out;
+};
+
+/** A makefile as make sees it: the files it includes (beside it, as `make -C` runs there) appended, two levels deep. */
+const withIncludes = (path: string, text: string, depth = 0): string => {
+  if (depth >= 2) return text;
+  const parts = [text];
+  for (const word of makefileIncludes(text).slice(0, maxScripts)) {
+    const included = readStart(word.startsWith('/') ? word : normalizePath(`${dirname(path)}/${word}`));
+    if (included !== null) parts.push(withIncludes(path, included, depth + 1));
+  }
+  return parts.join('\n');
 };
 
 const readStart = (path: string): string | null => {

@@ -85,6 +85,16 @@ export const crontabCommands = (table: string): string =>
     .map((l) => l.replace(/^\s*(?:@\w+\s+|(?:\S+\s+){5})/, '').replace(/(?<!\\)%/g, '\n')).join('\n');
 
 /** Recipe and variable text with simple `$(NAME)`/`${NAME}` references filled in from the makefile's own assignments. */
+/** The files a makefile pulls in (`include a.mk`, `-include`, `sinclude`): make runs their recipes as its own. */
+export const makefileIncludes = (text: string): string[] => {
+  if (!text.includes('include')) return [];
+  const out: string[] = [];
+  for (const m of text.matchAll(/^[ ]*(?:-|s)?include[ \t]+([^\n#]+)/gm)) {
+    for (const word of m[1]!.trim().split(/\s+/)) if (word !== '' && !/[$*?[]/.test(word)) out.push(word);
+  }
+  return out;
+};
+
 export const makefileText = (text: string): string => {
   const vars = new Map<string, string>();
   for (const m of text.matchAll(/^([A-Za-z_][A-Za-z0-9_.-]*)\s*(?:[:?+!]?:?=)\s*(.*)$/gm)) vars.set(m[1]!, m[2]!);

@@ -41,6 +41,9 @@ export const scriptWords = (command: SimpleCommand): string[] => {
       const arg = args[i]!;
       if (!arg.startsWith('-') && !arg.startsWith('+')) { first = i; break; }
       if ((shellInterpreters.test(program) || /^(?:bash|zsh|ksh|mksh|ash|dash)$/.test(program) ? shellCodeOption : codeOptions).test(arg)) break;
+      // `node --require=./x.js`: the attached spelling of the same load option.
+      const attached = /^(--(?:require|import|loader|experimental-loader|rcfile|init-file))=(.+)$/.exec(arg);
+      if (attached !== null && loadOptions.test(attached[1]!) && !/^(?:ruby|perl)$/.test(program)) { out.push(attached[2]!); continue; }
       const value = takesValue(program, arg) ? args[i + 1] : undefined;
       // Files an option makes the interpreter load and run first (`node -r ./x.js`, `bash --rcfile x`).
       if (value !== undefined && loadOptions.test(arg) && !/^(?:ruby|perl)$/.test(program)) out.push(value);

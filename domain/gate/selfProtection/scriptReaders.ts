@@ -11,7 +11,7 @@
 import { firstOperandIndex, parseOptions, type OptionGrammar } from '../../shell/commandOptions.ts';
 import { isShell } from '../../shell/shellInvocation.ts';
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
-import { dcShellTexts, exWrittenFiles, m4ShellTexts, makefileText, sedShellTexts } from './embeddedLanguages.ts';
+import { dcShellTexts, exWrittenFiles, m4ShellTexts, makefileText, sedShellTexts, viaAssignments } from './embeddedLanguages.ts';
 
 /**
  * How a file's text is read: as shell text, as code, or through the program's own language down to the shell
@@ -93,6 +93,9 @@ const runVerbs = new Set(['run', 'run-script', 'rum', 'urn']);
 /** npm's own commands that run the package's scripts of that name (`npm test`, `npm i` runs install and prepare). */
 const npmLifecycle = new Map([['test', 'test'], ['t', 'test'], ['tst', 'test'], ['start', 'start'], ['stop', 'stop'], ['restart', 'restart'],
   ['install', 'install'], ['i', 'install'], ['ci', 'install'], ['pack', 'pack'], ['publish', 'publish']]);
+const installVerbs = new Set(['install', 'i', 'add', 'isntall', 'in']);
+/** A package operand that is a folder on disk rather than a registry name: `./x`, `../x`, `/x`, `~/x`, `file:x`. */
+const localPackage = /^(?:file:|\.{1,2}(?:\/|$)|\/|~\/)/;
 const packageGrammar: OptionGrammar = { shortWithValue: 'Cw', longWithValue: ['prefix', 'cwd', 'dir', 'workspace', 'filter'] };
 const packageFiles = (c: SimpleCommand): RunFile[] => {
   const options = parseOptions(c.args, packageGrammar);
@@ -102,7 +105,25 @@ const packageFiles = (c: SimpleCommand): RunFile[] => {
   const script = runVerbs.has(verb) ? name : c.program === 'npm' ? npmLifecycle.get(verb) : verb;
   if (script === undefined) return [];
   const dir = [options.long.get('prefix'), options.long.get('cwd'), options.long.get('dir'), options.short.get('C')].find((v): v is string => typeof v === 'string') ?? '';
-  return [{ path: inFolder(dir, 'package.json'), as: 'package-scripts', command: script }];
+  const own: RunFile = { path: inFolder(dir, 'package.json'), as: 'package-scripts', command: script };
+  // `npm install ./dir` (or `file:dir`, `add ../lib`): installing a folder runs that folder's install scripts too.
+  const local = installVerbs.has(verb) ? options.operands.slice(1).filter((o) => localPackage.test(o)) : [];
+  return [own, ...local.map((o): RunFile => ({ path: inFolder(o.replace(/^file:/, ''), 'package.json'), as: 'package-scripts', command: 'install' }))];
+};
+
+// ---- git config files the environment chooses: GIT_CONFIG_GLOBAL=FILE, HOME=DIR (DIR/.gitconfig), XDG_CONFIG_HOME ----
+
+/** Their keys (core.pager, `!` aliases, core.fsmonitor) run commands in any git started, `git log` included. */
+const gitEnvironmentFiles = (c: SimpleCommand): RunFile[] => {
+  if (c.via.length === 0) return [];
+  const out: RunFile[] = [];
+  for (const { name, value } of viaAssignments(c.via)) {
+    if (value === '' || value === '/dev/null') continue;
+    if (name === 'HOME') out.push({ path: inFolder(value, '.gitconfig'), as: 'shell' });
+    else if (name === 'XDG_CONFIG_HOME') out.push({ path: inFolder(value, 'git/config'), as: 'shell' });
+    else if (name === 'GIT_CONFIG_GLOBAL' || name === 'GIT_CONFIG_SYSTEM' || name === 'GIT_CONFIG') out.push({ path: value, as: 'shell' });
+  }
+  return out;
 };
 
 // ---- editors, debuggers, consoles, macro processors ----
@@ -282,11 +303,17 @@ export const scriptReaders: readonly ScriptReader[] = [
     allows: ["printf 'all:\\n\\tgo build ./...\\n' > Makefile; make", 'make -C build install PREFIX=/usr/local', 'make -j4 test'],
   },
   {
+    name: 'git config files chosen by HOME, XDG_CONFIG_HOME or GIT_CONFIG_GLOBAL for the git started', programs: /^git$/, files: gitEnvironmentFiles,
+    stops: ["printf '[core]\\n\\tpager = hermes config set approvals.yolo true\\n' > /tmp/h/.gitconfig; HOME=/tmp/h git log", "printf '[core]\\n\\tpager = rm -rf ~/.hermes/plugins\\n' > /tmp/x/git/config; XDG_CONFIG_HOME=/tmp/x git log -1"],
+    allows: ["printf '[user]\\n\\tname = x\\n' > /tmp/h/.gitconfig; HOME=/tmp/h git log", 'HOME=/tmp/h git status', 'git log -1'],
+  },
+  {
     name: 'package.json scripts run by npm, yarn, pnpm and bun (run NAME, test, start)', programs: /^(?:npm|yarn|pnpm|bun)$/, files: packageFiles,
     stops: ["echo '{\"scripts\": {\"build\": \"hermes config set approvals.yolo true\"}}' > /tmp/p/package.json; npm run build --prefix /tmp/p",
       "echo '{\"scripts\": {\"test\": \"rm -rf ~/.hermes/plugins\"}}' > package.json; npm test",
-      "echo '{\"scripts\": {\"prepare\": \"tollgate approve abc always\"}}' > package.json; npm i", "echo '{\"scripts\": {\"dev\": \"tollgate approve abc always\"}}' > package.json; yarn dev"],
-    allows: ["echo '{\"scripts\": {\"build\": \"tsc\", \"x\": \"tollgate approve abc always\"}}' > package.json; npm run build", 'npm install', 'npm run lint --prefix web'],
+      "echo '{\"scripts\": {\"prepare\": \"tollgate approve abc always\"}}' > package.json; npm i", "echo '{\"scripts\": {\"dev\": \"tollgate approve abc always\"}}' > package.json; yarn dev",
+      "echo '{\"scripts\": {\"postinstall\": \"hermes plugins disable tollgate\"}}' > /tmp/lib/package.json; npm install /tmp/lib"],
+    allows: ["echo '{\"scripts\": {\"postinstall\": \"node build.js\"}}' > ../lib/package.json; npm install ../lib", 'npm install lodash', "echo '{\"scripts\": {\"build\": \"tsc\", \"x\": \"tollgate approve abc always\"}}' > package.json; npm run build", 'npm install', 'npm run lint --prefix web'],
   },
   {
     name: 'vim -S and -u files (Ex commands: !CMD, writes)', programs: /^(?:vim?|nvim|ex|view|vimdiff|gvim|rvim|evim)$/, files: vimFiles,

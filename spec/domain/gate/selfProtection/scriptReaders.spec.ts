@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { commandRules, toolCallFindings } from '../../../../domain/gate/selfProtection/commandRules.ts';
 import { exampleFacts } from '../../../../domain/gate/selfProtection/exampleFacts.ts';
 import { protectionIndex } from '../../../../domain/gate/selfProtection/protectedPaths.ts';
+import { makefileIncludes } from '../../../../domain/gate/selfProtection/embeddedLanguages.ts';
 import { runFiles, runFileText, scriptReaders, writtenRunFile } from '../../../../domain/gate/selfProtection/scriptReaders.ts';
 import { lineScope } from '../../../../domain/gate/selfProtection/shellScope.ts';
 import { useBashAnalyzer } from '../../../support/shell.ts';
@@ -72,5 +73,11 @@ describe('script files other programs run (awk -f, make, npm run, vim -S, gdb -x
       ['package.json', '{"name": "x", "scripts": {"test": "mocha", "build": "tsc"}}\n'], ['tools/sum.awk', '{ s += $1 } END { print s }\n'],
     ] as const) it(`allows ${path}`, () => expect(ids(path, content)).to.deep.equal([]));
     it('names no reader for ordinary files', () => expect(writtenRunFile('notes.md')).to.equal(null));
+  });
+
+  it('names the files a makefile includes, so their recipes are judged with it (red team 6)', () => {
+    expect(makefileIncludes('include ../inc.mk\n-include a.mk b.mk # note\nsinclude c.mk\nall:\n\techo hi\n')).to.deep.equal(['../inc.mk', 'a.mk', 'b.mk', 'c.mk']);
+    expect(makefileIncludes('include $(DEPS)\ninclude *.d\n')).to.deep.equal([]);
+    expect(makefileIncludes('all:\n\techo included\n')).to.deep.equal([]);
   });
 });
