@@ -100,22 +100,7 @@ const env: Handler = (args, name) => {
 const shellScript = (args: readonly string[], name: string): Invocation => {
   const mode = shellMode(args);
   if (mode.kind !== 'command-string' || mode.script === undefined) return plain;
-  return { reportSelf: true, runs: [], scripts: [{ via: `${name} -c`, source: withPositionals(mode.script, args.slice(args.indexOf(mode.script) + 1)) }] };
-};
-
-/**
- * `bash -c 'exec "$0" "$@"' hermes config …`: the words after the string are $0, $1, … of the code (red team 6),
- * so they are put in its place, quoted as words, for the code to be judged with them.
- */
-const positional = /"\$(?:[@*]|\{[@*]\})"|\$(?:[@*0-9]|\{(?:[@*]|[0-9]+)\})/g;
-const withPositionals = (script: string, words: readonly string[]): string => {
-  if (words.length === 0 || !script.includes('$')) return script;
-  return script.replace(positional, (token) => {
-    const bare = token.replace(/["{}$]/g, '');
-    if (bare === '@' || bare === '*') return words.slice(1).map(shellQuote).join(' ');
-    const word = words[Number(bare)];
-    return word === undefined ? token : shellQuote(word);
-  });
+  return { reportSelf: true, runs: [], scripts: [{ via: `${name} -c`, source: mode.script }] };
 };
 
 const evalHandler: Handler = (args, name) =>
