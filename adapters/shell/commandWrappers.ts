@@ -180,8 +180,10 @@ const trap: Handler = (args, name) => {
 const ssh: Handler = (args, name) => {
   const grammar: OptionGrammar = { shortWithValue: 'BbcDEeFIiJLlmOoPpQRSWw' };
   const host = firstOperandIndex(args, 0, grammar);
-  if (host + 1 >= args.length) return plain;
-  return { reportSelf: true, runs: [], scripts: [{ via: `${name} ${args[host]}`, source: args.slice(host + 1).join(' ') }] };
+  // `ssh HOST -- CMD`: the `--` after the host is ssh's, not the remote command's.
+  const command = args[host + 1] === '--' ? host + 2 : host + 1;
+  if (command >= args.length) return plain;
+  return { reportSelf: true, runs: [], scripts: [{ via: `${name} ${args[host]}`, source: args.slice(command).join(' ') }] };
 };
 
 /** `sg GROUP -c CMD`, `sg GROUP CMD...`: the command runs through /bin/sh with the group's id. */

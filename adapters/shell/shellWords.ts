@@ -32,8 +32,12 @@ export const wordValue = (node: Node, source: string, lookup: VariableLookup = n
     case 'ansi_c_string':
       return decodeAnsiC(text.slice(2, text.endsWith("'") && text.length > 2 ? -1 : undefined));
     case 'string':
-    case 'translated_string':
       return doubleQuotedValue(node, source, lookup);
+    case 'translated_string': {
+      // `$"hermes"`: bash's locale translation of the double-quoted string inside (red team 6), the same word in C locale.
+      const inner = node.namedChildren.find((child) => child !== null && kindOf(child).type === 'string');
+      return inner ? doubleQuotedValue(inner, source, lookup) : doubleQuotedValue(node, source, lookup);
+    }
     case 'concatenation':
       return concatenationValue(node, source, lookup);
     default:

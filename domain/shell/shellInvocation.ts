@@ -4,7 +4,8 @@
  * after the program name.
  */
 
-export const shellPrograms: ReadonlySet<string> = new Set(['sh', 'bash', 'zsh', 'ksh', 'dash', 'ash', 'mksh', 'yash', 'fish', 'rbash']);
+// csh and tcsh take `-c STRING` and `-s` as the Bourne shells do (red team 6); the other names are ksh and sh clones.
+export const shellPrograms: ReadonlySet<string> = new Set(['sh', 'bash', 'zsh', 'ksh', 'dash', 'ash', 'mksh', 'yash', 'fish', 'rbash', 'csh', 'tcsh', 'lksh', 'oksh', 'loksh', 'posh']);
 
 export const isShell = (program: string): boolean => shellPrograms.has(program);
 

@@ -59,7 +59,21 @@ const connecting = /\b(?:socket|https?|connect\w*|create_connection|HTTPS?Connec
 export const connectsSomewhere = (code: string): boolean => connecting.test(code.replace(/(['"])(?:\\.|(?!\1)[^\\\n])*\1/g, '""'));
 
 /** Whether code connects to a loopback host on tollgate's port (or on a port it computes), host and port apart. */
+/** Node's `http.request({port: 8787, …})`, `http.get({port})`: an options object with no host asks localhost. */
+const requestOptions = /\b(?:request|get)\s*\(\s*\{([^{}]*)\}/g;
+const reachesHostless = (code: string, port: number): boolean => {
+  if (!code.includes('port') || !/\b(?:request|get)\s*\(\s*\{/.test(code)) return false;
+  for (const m of code.matchAll(requestOptions)) {
+    const body = m[1]!;
+    if (/\b(?:host|hostname|socketPath)['"]?\s*:/.test(body)) continue;
+    const value = /\bport['"]?\s*:\s*([^,}\n]+)/.exec(body);
+    if (value !== null && portValue(value[1]!, assignedConstants(code)) === port) return true;
+  }
+  return false;
+};
+
 export const codeReachesLoopbackPort = (code: string, port: number): boolean => {
+  if (reachesHostless(code, port)) return true;
   const hosts = [...code.matchAll(/(['"])([^'"\n]{1,80})\1/g)].filter((m) => isLoopbackHost(m[2]!));
   if (hosts.length === 0 || !connecting.test(code)) return false;
   const constants = assignedConstants(code);

@@ -402,6 +402,40 @@ const gitSubcommandRuns = (command: SimpleCommand): Embedded[] => {
 // ---- programs whose operands or one option are a command line ----
 
 /** Every argument as one command line: for launchers that run their operands (`concurrently 'a' 'b'`, `xterm -e cmd`). */
+/** Where each launcher's command starts: the options it takes a value for, and the verb and operands before the command. */
+const launchers: ReadonlyMap<string, { readonly grammar: OptionGrammar; readonly verb?: string; readonly hostOperand?: boolean }> = new Map([
+  ['dbus-launch', { grammar: { longWithValue: ['config-file', 'autolaunch'] } }],
+  ['dbus-run-session', { grammar: { longWithValue: ['config-file', 'dbus-daemon'] } }],
+  ['xvfb-run', { grammar: { shortWithValue: 'nlpseEf', longWithValue: ['server-num', 'xauth-protocol', 'server-args', 'error-file', 'auth-file', 'wait'] } }],
+  ['tsp', { grammar: { shortWithValue: 'LSDWtcpoiurkKTCg' } }],
+  ['ts', { grammar: { shortWithValue: 'LSDWtcpoiurkKTCg' } }],
+  // `machinectl shell [USER@][HOST] [CMD...]`: the first operand is the host when it has no slash.
+  ['machinectl', { grammar: { shortWithValue: 'MEHps', longWithValue: ['machine', 'setenv', 'host', 'property', 'uid'] }, verb: 'shell', hostOperand: true }],
+  ['zellij', { grammar: { shortWithValue: 'dnc', longWithValue: ['direction', 'name', 'cwd', 'width', 'height', 'x', 'y', 'pinned'] }, verb: 'run' }],
+]);
+const launchedCommand = (command: SimpleCommand): Embedded[] => {
+  const shape = launchers.get(command.program);
+  if (shape === undefined) return [];
+  let args = command.args;
+  if (shape.verb !== undefined) {
+    const at = args.indexOf(shape.verb);
+    if (at < 0) return [];
+    args = args.slice(at + 1);
+  }
+  let start = firstOperandIndex(args, 0, shape.grammar);
+  if (shape.hostOperand && start < args.length && !args[start]!.includes('/') && start + 1 < args.length) start++;
+  return start >= args.length ? [] : [{ where: command.program, text: args.slice(start).join(' ') }];
+};
+
+/** sqlite3 dot commands that run a command: `.shell CMD`, `.system CMD`, and `.once`/`.output` to a `|CMD` pipe. */
+const sqliteShellTexts = (text: string): Embedded[] => {
+  if (!text.includes('.')) return [];
+  const out: Embedded[] = [];
+  for (const m of text.matchAll(/^\s*\.(?:shell|system)\s+(.*)$/gm)) out.push({ where: 'sqlite3 .shell', text: m[1]! });
+  for (const m of text.matchAll(/^\s*\.(?:once|output)\s+(?:-[a-z]+\s+)*(['"]?)\|(.*?)\1\s*$/gm)) out.push({ where: 'sqlite3 .once |', text: m[2]! });
+  return out;
+};
+
 const allArgs = (where: string) => (command: SimpleCommand): Embedded[] => command.args.length === 0 ? [] : [{ where, text: command.args.join(' ') }];
 
 /** Shell escapes of database and editor consoles: the option's text and what they read on stdin. */
@@ -600,6 +634,13 @@ export const embeddedSources: readonly EmbeddedSource[] = [
     allows: ["gdb -batch -ex 'bt' ./a.out core"],
   },
   {
+    name: 'lldb -o/-O/-k one-line commands: platform shell and shell', programs: /^lldb$/, when: 'now',
+    extract: (c) => optionValues(c.args, { shortWithValue: 'oOkKsSfca', longWithValue: ['one-line', 'one-line-before-file', 'one-line-on-crash', 'source', 'source-before-file', 'source-on-crash', 'file', 'core', 'arch'] }, 'oOk', ['one-line', 'one-line-before-file', 'one-line-on-crash'])
+      .flatMap((line) => { const m = /^\s*(?:platform\s+)?shell\s+(?:-[a-z]+\s+)*(.*)$/s.exec(line); return m ? [{ where: 'lldb platform shell', text: m[1]! }] : []; }),
+    stops: ["lldb -o 'platform shell hermes config set approvals.yolo true' -b", "lldb --one-line='shell rm -rf ~/.hermes/plugins' -b"],
+    allows: ["lldb -o 'bt' -b ./a.out", "lldb -o 'platform shell ls' -b"],
+  },
+  {
     name: 'make makefile on stdin or written on the line, --eval and variable overrides', programs: /^(?:make|gmake)$/, when: 'now', extract: makeInputs,
     stops: ["make -f /dev/stdin <<< $'x:\\n\\trm -rf ~/.hermes/plugins'", "printf 'x:\\n\\trm -rf ~/.hermes/plugins\\n' > /tmp/mk; make -f /tmp/mk",
       "make -f - <<'MK'\nP := ~/.hermes/plugins\nx:\n\trm -rf $(P)\nMK", "make CC='rm -rf ~/.hermes/plugins' all", "make --eval=$'x:\\n\\trm -rf ~/.hermes/plugins' x"],
@@ -637,17 +678,26 @@ export const embeddedSources: readonly EmbeddedSource[] = [
     allows: ["concurrently 'npm run api' 'npm run web'", "nodemon --exec 'npm test'", 'ls src/*.ts | entr -r npm test', 'xterm -e htop'],
   },
   {
+    name: 'launchers that start the command after their own options: dbus-launch, xvfb-run, tsp, machinectl shell, zellij run', programs: /^(?:dbus-launch|dbus-run-session|xvfb-run|tsp|ts|machinectl|zellij)$/, when: 'now',
+    extract: launchedCommand,
+    stops: ['dbus-launch hermes config set approvals.yolo true', 'xvfb-run -a hermes config set approvals.yolo true', "xvfb-run -s '-screen 0 1024x768x24' rm -rf ~/.hermes/plugins",
+      'tsp hermes config set approvals.yolo true', 'machinectl shell root@ /usr/bin/hermes config set approvals.yolo true', 'machinectl shell .host /usr/bin/rm -rf ~/.hermes/plugins',
+      'zellij run -- hermes config set approvals.yolo true', 'zellij run -f -- rm -rf ~/.hermes/plugins', 'dbus-run-session -- hermes plugins disable tollgate'],
+    allows: ['xvfb-run -a npm test', 'dbus-launch --exit-with-session code .', 'tsp make -j4', 'tsp -l', 'machinectl list', 'machinectl shell root@ /bin/bash', 'zellij run -- npm run dev', 'zellij list-sessions'],
+  },
+  {
     name: 'database and editor consoles: psql -c, mysql -e, sqlite3 dot commands, ed on stdin, emacs --eval', programs: /^(?:psql|mysql|mariadb|sqlite3|ed|red|emacs)$/, when: 'now',
     extract: (c) => c.program === 'psql' ? consoleText('c', ['command'], { shortWithValue: 'cdfhpUvo', longWithValue: ['command', 'dbname', 'file', 'host', 'port', 'username', 'set', 'variable', 'output'] })(c)
       : c.program === 'mysql' || c.program === 'mariadb' ? consoleText('e', ['execute'], { shortWithValue: 'eDhPpuS', longWithValue: ['execute', 'database', 'host', 'port', 'user', 'socket'] })(c)
         : c.program === 'emacs' ? texts('emacs --eval', optionValues(c.args.map((a) => a.replace(/^-(?=eval(?:=|$))/, '--')), { longWithValue: ['eval', 'execute'] }, '', ['eval', 'execute']))
-          : c.program === 'sqlite3' ? [...c.args, c.stdin ?? ''].flatMap((t) => [...t.matchAll(/^\s*\.(?:shell|system)\s+(.*)$/gm)].map((m) => ({ where: 'sqlite3 .shell', text: m[1]! })))
+          : c.program === 'sqlite3' ? [...c.args, c.stdin ?? ''].flatMap(sqliteShellTexts)
             // ed's `w FILE` writes the buffer there: read as a `> FILE` line too.
             : c.stdin === undefined ? [] : [{ where: `${c.program} (stdin)`, text: c.program === 'ed' || c.program === 'red' ? [c.stdin, ...exWrittenFiles(c.stdin)].join('\n') : c.stdin }],
-    stops: ["psql -c '\\! rm -rf ~/.hermes/plugins'", "mysql -e 'system rm -rf ~/.hermes/plugins'", "sqlite3 :memory: '.shell rm -rf ~/.hermes/plugins'", "ed -s /etc/hosts <<< '!rm -rf ~/.hermes/plugins'",
+    stops: ["psql -c '\\! rm -rf ~/.hermes/plugins'", "mysql -e 'system rm -rf ~/.hermes/plugins'", "sqlite3 :memory: '.shell rm -rf ~/.hermes/plugins'",
+      "sqlite3 :memory: \".once '|hermes config set approvals.yolo true'\" 'select 1'", "sqlite3 :memory: '.output \"|rm -rf ~/.hermes/plugins\"' 'select 1'", "sqlite3 x.db <<< '.system tollgate approve abc always'", "ed -s /etc/hosts <<< '!rm -rf ~/.hermes/plugins'",
       "emacs --batch --eval '(shell-command \"rm -rf ~/.hermes/plugins\")'", "psql <<< '\\! rm -rf ~/.hermes/plugins'",
       "ed -s /etc/hosts <<< 'w /home/agent/.hermes/config.yaml'"],
-    allows: ["psql -c 'select 1'", "mysql -e 'show databases'", "sqlite3 app.db '.tables'", "ed -s notes.txt <<< $'1d\\nw'", "emacs --batch --eval '(message \"hi\")'",
+    allows: ["psql -c 'select 1'", "mysql -e 'show databases'", "sqlite3 app.db '.tables'", "sqlite3 app.db '.once out.csv' 'select 1'", "sqlite3 app.db \".output '|cat'\" 'select 1'", "ed -s notes.txt <<< $'1d\\nw'", "emacs --batch --eval '(message \"hi\")'",
       "ed -s notes.txt <<< $'1d\\nw /tmp/notes.bak'"],
   },
   {

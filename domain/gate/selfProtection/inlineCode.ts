@@ -33,8 +33,11 @@ const running = /\b(?:exec|eval|system|popen|subprocess|spawn\w*|execSync|execFi
 const decodedPath = /\b(?:open|Path|remove|unlink|rmtree|rename|replace|chmod|symlink|writeFileSync|unlinkSync|rmSync)\s*\(\s*(?:codecs\.decode|base64\.\w+|bytes\.fromhex|binascii\.\w+|zlib\.\w+|[\w.]*decode|Buffer\.from|atob)\s*\(/;
 /** Running a file or a download as code: `exec(open(…).read())`, `runpy.run_path`, `exec(urlopen(…))`. */
 const runsForeignCode = /\bexec\s*\(\s*(?:open|compile\s*\(\s*open|urlopen|requests|urllib|input|sys\.stdin)\b|\brunpy\.run_(?:path|module)\b|\beval\s*\(\s*(?:open|input|sys\.stdin)\b/;
-/** Calls that hand a string to a shell. */
-const shellCalls = /\b(?:os\.system|os\.popen|subprocess\.\w+|commands\.getoutput|execSync|exec|spawnSync|spawn|os\.exec\w+|os\.spawn\w+|pty\.spawn|system|qx|`)/;
+/**
+ * Calls that hand a string to a shell; awk's `"CMD" | getline` and `print | "CMD"` pipe through one too, and
+ * Python's subprocess under any alias (`import subprocess as s; s.call(…, shell=True)`).
+ */
+const shellCalls = /\b(?:os\.system|os\.popen|subprocess\b|shell\s*=\s*True|commands\.getoutput|execSync|exec|spawnSync|spawn|os\.exec\w+|os\.spawn\w+|pty\.spawn|system|qx|getline|`)|\|&?\s*["']/;
 
 // `!` too: vim, ed, dc, less and git aliases run `!CMD` through a shell.
 const tollgateWord = String.raw`(?:^|[\s;&|(\`'"=!])(?:[\w./~-]*/)?(?:tollgate(?:\.mjs|\.js)?|ops/cli/main\.ts)`;
@@ -151,10 +154,17 @@ const codeFindings = (code: string, index: ProtectionIndex, context: PathContext
  * The literals of each `[...]` or `(...)` list of literals, joined by spaces; a literal just before the list is its
  * program (`execFileSync("hermes", ["config", …])`, `spawn('rm', ['-rf', …])`).
  */
-const literalLists = (code: string): string[] =>
-  [...code.matchAll(/(?:([rRbBuU]{0,2}(?:'[^'\n]*'|"[^"\n]*"))\s*,\s*)?[[(]\s*((?:[rRbBuU]{0,2}(?:'[^'\n]*'|"[^"\n]*")\s*,\s*)*[rRbBuU]{0,2}(?:'[^'\n]*'|"[^"\n]*"))\s*,?\s*[\])]/g)]
+const literalLists = (code: string): string[] => [
+  ...bareCallLists(code),
+  ...[...code.matchAll(/(?:([rRbBuU]{0,2}(?:'[^'\n]*'|"[^"\n]*"))\s*,\s*)?[[(]\s*((?:[rRbBuU]{0,2}(?:'[^'\n]*'|"[^"\n]*")\s*,\s*)*[rRbBuU]{0,2}(?:'[^'\n]*'|"[^"\n]*"))\s*,?\s*[\])]/g)]
     .filter((m) => m[1] !== undefined || m[2]!.includes(','))
-    .map((m) => [...`${m[1] ?? ''} ${m[2]!}`.matchAll(/'([^'\n]*)'|"([^"\n]*)"/g)].map((l) => l[1] ?? l[2] ?? '').join(' '));
+    .map((m) => [...`${m[1] ?? ''} ${m[2]!}`.matchAll(/'([^'\n]*)'|"([^"\n]*)"/g)].map((l) => l[1] ?? l[2] ?? '').join(' ')),
+];
+
+/** Perl's and Tcl's `exec "hermes", "config", …` and `system 'rm', '-rf', …`: a list of literals with no brackets. */
+const bareCallLists = (code: string): string[] =>
+  !code.includes(',') ? [] : [...code.matchAll(/\b(?:exec|system)\s+((?:'[^'\n]*'|"[^"\n]*")(?:\s*,\s*(?:'[^'\n]*'|"[^"\n]*"))+)/g)]
+    .map((m) => [...m[1]!.matchAll(/'([^'\n]*)'|"([^"\n]*)"/g)].map((l) => l[1] ?? l[2] ?? '').join(' '));
 
 /** Whether a glob (its last segment matched against the path's name) could name the socket. */
 const globMatches = (glob: string, path: string): boolean => {

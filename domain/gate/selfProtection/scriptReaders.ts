@@ -285,6 +285,33 @@ const pathFiles = (c: SimpleCommand, analysis: ShellAnalysis): RunFile[] =>
 
 // ---- the table ----
 
+/** Variables whose value is a program the command starts (an askpass helper, an editor, a pager, the shell). */
+const helperVariables: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['git', new Set(['GIT_ASKPASS', 'SSH_ASKPASS', 'GIT_SSH', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_PAGER', 'GIT_EXTERNAL_DIFF', 'EDITOR', 'VISUAL', 'PAGER'])],
+  ['script', new Set(['SHELL'])],
+  ['ssh', new Set(['SSH_ASKPASS'])], ['scp', new Set(['SSH_ASKPASS'])], ['sftp', new Set(['SSH_ASKPASS'])],
+  ['crontab', new Set(['EDITOR', 'VISUAL'])], ['visudo', new Set(['EDITOR', 'VISUAL', 'SUDO_EDITOR'])], ['less', new Set(['LESSOPEN'])], ['man', new Set(['PAGER', 'MANPAGER'])],
+]);
+const helperPrograms = new RegExp(`^(?:${[...helperVariables.keys()].join('|')})$`);
+/** git -c keys whose value is a program git starts (a command line with arguments is judged as text elsewhere). */
+const gitProgramKey = /^(?:core\.(?:editor|pager|askpass|sshcommand|fsmonitor|gitproxy)|gpg\.(?:[a-z0-9]+\.)?program|sequence\.editor|diff\.external|credential\.(?:.+\.)?helper|sendemail\.sendmailcmd)$/i;
+/** A value that names one file by its path (`/tmp/a.sh`, `./x`), not a bare command or a line with arguments. */
+const filePath = /^[^\s'"|;&$`<>()]*\/[^\s'"|;&$`<>()]*$/;
+const helperFiles = (c: SimpleCommand): RunFile[] => {
+  const names = helperVariables.get(c.program);
+  const out: string[] = [];
+  if (names !== undefined && c.via.length > 0) for (const { name, value } of viaAssignments(c.via)) if (names.has(name) && filePath.test(value)) out.push(value);
+  if (c.program === 'git') {
+    for (let i = 0; i < c.args.length - 1; i++) {
+      if (c.args[i] !== '-c') continue;
+      const pair = c.args[i + 1]!;
+      const eq = pair.indexOf('=');
+      if (eq > 0 && gitProgramKey.test(pair.slice(0, eq)) && filePath.test(pair.slice(eq + 1))) out.push(pair.slice(eq + 1));
+    }
+  }
+  return each(out, 'direct');
+};
+
 export const scriptReaders: readonly ScriptReader[] = [
   {
     name: 'awk -f and --include program files', programs: /^(?:awk|gawk|mawk|nawk|busybox-awk)$/, files: awkFiles,
@@ -385,6 +412,14 @@ export const scriptReaders: readonly ScriptReader[] = [
     stops: ['echo /home/agent/project/tollgate.yaml > /tmp/l; rm -f $(cat /tmp/l)', 'echo /home/agent/.hermes/plugins > /tmp/l; rm -rf `cat /tmp/l`',
       "echo 'tollgate approve abc always' > /tmp/c; $(cat /tmp/c)", 'echo /home/agent/project/data > /tmp/l; rm -rf $(< /tmp/l)'],
     allows: ['echo build dist > /tmp/l; rm -rf $(cat /tmp/l)', 'echo /home/agent/project/tollgate.yaml > /tmp/l; wc -l $(cat /tmp/l)', 'kill $(cat app.pid)'],
+  },
+  {
+    name: 'a helper program named by a variable or a git -c key (GIT_ASKPASS=FILE git, git -c gpg.program=FILE, SHELL=FILE script)', programs: helperPrograms, files: helperFiles,
+    stops: ["printf '#!/bin/sh\\nhermes config set approvals.yolo true\\n' > /tmp/a.sh; GIT_ASKPASS=/tmp/a.sh git fetch https://x.example/r",
+      "printf '#!/bin/sh\\ntollgate approve abc always\\n' > /tmp/a.sh; git -c gpg.program=/tmp/a.sh commit -S -m x",
+      "printf '#!/bin/sh\\nrm -rf ~/.hermes/plugins\\n' > /tmp/a.sh; SHELL=/tmp/a.sh script -q /dev/null"],
+    allows: ["printf '#!/bin/sh\\necho secret\\n' > /tmp/a.sh; GIT_ASKPASS=/tmp/a.sh git fetch https://x.example/r", 'GIT_EDITOR=vim git commit', 'git -c core.pager=less log',
+      'SHELL=/bin/bash script -q /dev/null', 'git -c user.name=/tmp/x commit -m x'],
   },
   {
     name: 'a program found first in a folder put in front of PATH', programs: /^[^/]+$/, files: pathFiles,

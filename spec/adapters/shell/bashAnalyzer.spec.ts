@@ -319,6 +319,10 @@ describe('bash analyzer', () => {
 
     it('applies backslash escapes inside double quotes', () => expect(commands('echo "a \\"b\\" \\$c \\\\ \\n"')[0]!.args).to.deep.equal(['a "b" $c \\ \\n']));
 
+    it('reads a locale string $"..." as the double-quoted word inside', () => {
+      expect(commands('$"hermes" config')[0]!.program).to.equal('hermes');
+      expect(commands('echo $"hi there" x')[0]!.args).to.deep.equal(['hi there', 'x']);
+    });
     it('decodes ANSI-C strings', () => expect(commands("echo $'a\\tb\\x41\\101\\u00e9\\n'")[0]!.args).to.deep.equal(['a\tbAAé\n']));
 
     it('keeps expansions and globs as written, without the quotes around them', () =>
