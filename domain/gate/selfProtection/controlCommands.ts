@@ -201,6 +201,18 @@ const stopVerbs = new Set(['stop', 'kill', 'restart', 'try-restart', 'reload-or-
 const withoutSignal = (args: readonly string[]): readonly string[] => (signalOption.test(args[0] ?? '') ? args.slice(1) : args);
 const signalOption = /^-(?:\d+|(?:SIG)?(?:HUP|INT|QUIT|ILL|TRAP|ABRT|IOT|BUS|FPE|KILL|USR[12]|SEGV|PIPE|ALRM|TERM|STKFLT|CHLD|CLD|CONT|STOP|TSTP|TTIN|TTOU|URG|XCPU|XFSZ|VTALRM|PROF|WINCH|IO|POLL|PWR|SYS|RTMIN|RTMAX)(?:[+-]\d+)?)$/i;
 
+/** `systemctl stop 'tollgat?.service'`, `hermes-*`: systemctl matches a unit glob against the loaded units. */
+const unitGlobMatchesGuard = (word: string): boolean => {
+  if (!/[*?[]/.test(word)) return false;
+  const pattern = word.replace(/\.(?:service|socket|timer|target)$/, '').replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  try {
+    const glob = new RegExp(`^${pattern}$`, 'i');
+    return ['tollgate', 'hermes', 'hermes-gateway', 'hermes-agent'].some((n) => glob.test(n));
+  } catch {
+    return true;
+  }
+};
+
 /** A signal or service-manager command aimed at tollgate's daemon or at Hermes. */
 export const killsGuard = (command: SimpleCommand, analysis: ShellAnalysis, pid: number | null): boolean => {
   const { program, args } = command;
@@ -261,7 +273,9 @@ export const killsGuard = (command: SimpleCommand, analysis: ShellAnalysis, pid:
       const verb = program === 'service' || program === 'rc-service' ? words[1] : words[0];
       // `systemctl edit`, `set-property`, `revert`, `kill`, `freeze` change or stop the unit as surely as `stop`.
       const stopping = verb !== undefined && (stopVerbs.has(verb) || ['unload', 'bootout', 'remove', 'disable', 'down', 'edit', 'set-property', 'revert', 'kill', 'freeze'].includes(verb));
-      return stopping && words.some((w) => /tollgate|hermes/i.test(w));
+      // `isolate rescue.target` stops every unit the target does not pull in, the daemon's among them.
+      if (verb === 'isolate' && program === 'systemctl') return true;
+      return stopping && words.some((w) => /tollgate|hermes/i.test(w) || unitGlobMatchesGuard(w));
     }
     // A container sharing the host's process table (`--pid=host`, `--privileged`) signals the host's processes.
     case 'docker': case 'podman': {

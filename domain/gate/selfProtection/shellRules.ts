@@ -563,13 +563,13 @@ export const protectionRules: readonly ProtectionRule[] = [
       'pkill -STOP node', 'pkill -SIGSTOP -f tollgate', 'pkill -19 hermes', 'killall -STOP node', 'kill -STOP $(ps -o ppid= -p $$)', 'kill -9 $(ps -p $$ -o ppid=)',
       "kill -STOP $(awk '{print $4}' /proc/$$/stat)", 'py-spy dump --pid $(pgrep -f hermes)', 'py-spy dump --pid 4242', 'pyrasite 4242 x.py', 'nsenter -t 4242 -m', 'criu dump -t 4242',
       // Red team 5: a unit edited or re-propertied; a container sharing the host's processes.
-      'systemctl --user edit tollgate', 'systemctl --user set-property tollgate CPUQuota=1%', 'docker run --rm --pid=host --privileged alpine pkill -f tollgate',
+      'systemctl --user edit tollgate', 'systemctl stop tollgat?.service', 'systemctl --user stop \'t*\'', 'systemctl --user isolate rescue.target', 'sudo systemctl isolate emergency.target', 'systemctl --user set-property tollgate CPUQuota=1%', 'docker run --rm --pid=host --privileged alpine pkill -f tollgate',
     ],
     allows: ['kill 1234', 'kill -9 %1', 'pkill -f "vite dev"', 'killall firefox', 'systemctl restart nginx', 'systemctl status tollgate', 'pgrep -f tollgate',
       'kill $(cat app.pid)', 'kill %1', 'kill -1 1234', 'pkill -P 1234', "ps aux | awk '/vite/{print $2}' | xargs kill", 'kill -9 $((1000+234))',
       'kill $(pgrep -f vite)', 'pgrep -f vite | xargs kill', "ps aux | grep vite | grep -v grep | awk '{print $2}' | xargs kill", 'kill $(ps -p 1234 -o pid=)', 'kill $(jobs -p)',
       'taskset -c 0 make', 'ionice -c3 make', 'pkill -STOP vite', 'pkill -HUP -f gunicorn', 'kill $(ps -o pid= --ppid 1234)', 'py-spy record -o p.svg -- python3 app.py',
-      'py-spy dump --pid 1234', 'systemctl --user edit nginx', 'docker run --rm alpine pkill -f tollgate', 'docker run --rm --pid=host alpine ps aux'],
+      'py-spy dump --pid 1234', 'systemctl --user edit nginx', 'systemctl stop nginx*', 'systemctl restart php?.?-fpm', 'docker run --rm alpine pkill -f tollgate', 'docker run --rm --pid=host alpine ps aux'],
   },
   {
     id: 'hidden-command',
