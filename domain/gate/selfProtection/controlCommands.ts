@@ -152,10 +152,13 @@ export const packageManagerCommand = (command: SimpleCommand): SimpleCommand | n
   return name == null || runner === null ? null : { ...command, program: name, programPath: name, args: runner.args };
 };
 
+/** A pip or python inside Hermes' checkout or a Hermes home (its venv). */
+const hermesVenvProgram = /(?:^|\/)(?:\.hermes|hermes-agent)\/(?:[^/]+\/)*bin\/(?:pip|python)[0-9.]*$/;
+
 const guardedPackages = /^(?:tollgate|hermes-agent|hermes_agent|hermes)(?:[=<>@~!].*)?$/i;
 
 /** pip / pip3 / python -m pip / uv pip / pipx / uv tool uninstall, npm/pnpm/yarn uninstall, unlink or remove. */
-export const uninstallsGuard = ({ program, args }: SimpleCommand): boolean => {
+export const uninstallsGuard = ({ program, programPath, args }: SimpleCommand): boolean => {
   let rest: readonly string[] | null = null;
   if (/^pip[0-9.]*$/.test(program) || program === 'pipx') rest = args;
   else if (/^python[0-9.]*$/.test(program) && args[0] === '-m' && args[1] === 'pip') rest = args.slice(2);
@@ -164,8 +167,10 @@ export const uninstallsGuard = ({ program, args }: SimpleCommand): boolean => {
     const at = firstOperandIndex(rest, 0);
     // Installing another version replaces the running one (an old Hermes lets a failing plugin through).
     // A local folder, archive or URL with Hermes' or tollgate's name replaces it as surely as a version does.
-    return (rest[at] === 'uninstall' || rest[at] === 'install')
-      && rest.slice(at + 1).some((a) => guardedPackages.test(a) || (/[/.]|:\/\//.test(a) && /hermes|tollgate/i.test(a)));
+    if (rest[at] !== 'uninstall' && rest[at] !== 'install') return false;
+    // `~/.hermes/hermes-agent/venv/bin/pip install X`: Hermes' own venv, whatever the package, changes the code that runs it.
+    if (hermesVenvProgram.test(programPath)) return true;
+    return rest.slice(at + 1).some((a) => guardedPackages.test(a) || (/[/.]|:\/\//.test(a) && /hermes|tollgate/i.test(a)));
   }
   if (program === 'npm' || program === 'pnpm' || program === 'yarn' || program === 'bun') {
     const at = firstOperandIndex(args, 0, { longWithValue: ['prefix'] });

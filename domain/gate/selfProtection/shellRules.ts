@@ -540,10 +540,10 @@ export const protectionRules: readonly ProtectionRule[] = [
     verdict: 'block',
     reason: 'It would uninstall tollgate or Hermes, or replace the installed version.',
     find: (command) => found(uninstallsGuard(command), command),
-    stops: ['pip uninstall -y hermes-agent', 'pip3 uninstall tollgate', 'python3 -m pip uninstall -y hermes-agent', 'uv pip uninstall hermes-agent',
+    stops: ['~/.hermes/hermes-agent/venv/bin/pip install --force-reinstall /tmp/x.whl', '/home/agent/.hermes/hermes-agent/venv/bin/python -m pip install requests==0.1', 'pip uninstall -y hermes-agent', 'pip3 uninstall tollgate', 'python3 -m pip uninstall -y hermes-agent', 'uv pip uninstall hermes-agent',
       'npm uninstall -g tollgate', 'npm rm tollgate', 'npm unlink', 'pipx uninstall hermes-agent', 'yarn remove tollgate',
       'pip install hermes-agent==0.1.0', 'pip install --force-reinstall hermes-agent', 'npm install -g tollgate@0.0.1'],
-    allows: ['pip uninstall requests', 'npm uninstall left-pad', 'pip install -r requirements.txt', 'npm ls tollgate', 'pip show hermes-agent'],
+    allows: ['.venv/bin/pip install -r requirements.txt', '~/src/app/venv/bin/python -m pip install requests', '~/.hermes/hermes-agent/venv/bin/pip list', 'pip uninstall requests', 'npm uninstall left-pad', 'pip install -r requirements.txt', 'npm ls tollgate', 'pip show hermes-agent'],
   },
   {
     id: 'kill-guard',
