@@ -360,7 +360,7 @@ export const protectionRules: readonly ProtectionRule[] = [
       'python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect(\'/home/agent/project/data/tollgate.sock\')"',
       'curl -X POST http://127.0.0.1:8787/v1/approvals/abc', 'curl localhost:8787/v1/approvals', 'wget -qO- http://[::1]:8787/v1/approvals',
       'S=/home/agent/project/data/tollgate.sock; curl --unix-socket $S http://x/', "python3 <<'EOF'\nimport socket\nsocket.socket(socket.AF_UNIX).connect('/home/agent/project/data/tollgate.sock')\nEOF", 'cd /home/agent/project && curl --unix-socket data/tollgate.sock http://x/',
-      'echo -e "POST /v1/approvals/x HTTP/1.0\\r\\n" > /dev/tcp/127.0.0.1/8787', 'cat < /dev/tcp/::1/8787', 'echo x > /dev/tcp/0x7f000001/8787',
+      'echo -e "POST /v1/approvals/x HTTP/1.0\\r\\n" > /dev/tcp/127.0.0.1/8787', 'cat < /dev/tcp/::1/8787', 'curlie post :8787/v1/approvals/a1 answer=always', 'echo x > /dev/tcp/0x7f000001/8787',
     ],
     allows: [
       'curl https://example.com', 'curl -D headers.txt https://example.com', 'curl http://127.0.0.1:3000/health',
