@@ -60,6 +60,16 @@ const socketTarget = (command: SimpleCommand, scope: LineScope): string | null =
       if (hit !== null) return hit;
     }
   }
+  // HTTPie's and requests-unixsocket's `http+unix://%2Frun%2Fx.sock/path`: the socket's path, percent-encoded, is the host.
+  for (const arg of args) {
+    if (!arg.includes('+unix:')) continue;
+    const host = /^[a-z]+\+unix:\/\/([^/]+)/i.exec(arg)?.[1];
+    if (host === undefined) continue;
+    let path = host;
+    try { path = decodeURIComponent(host); } catch { /* a malformed escape: judge the text as written */ }
+    const hit = socketWord(scope, command, path);
+    if (hit !== null) return hit;
+  }
   if (['nc', 'ncat', 'netcat', 'socat'].includes(program)) {
     for (const arg of args) for (const part of arg.split(/[:,]/)) { const hit = socketWord(scope, command, part); if (hit !== null) return hit; }
   }
@@ -360,11 +370,11 @@ export const protectionRules: readonly ProtectionRule[] = [
       'python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect(\'/home/agent/project/data/tollgate.sock\')"',
       'curl -X POST http://127.0.0.1:8787/v1/approvals/abc', 'curl localhost:8787/v1/approvals', 'wget -qO- http://[::1]:8787/v1/approvals',
       'S=/home/agent/project/data/tollgate.sock; curl --unix-socket $S http://x/', "python3 <<'EOF'\nimport socket\nsocket.socket(socket.AF_UNIX).connect('/home/agent/project/data/tollgate.sock')\nEOF", 'cd /home/agent/project && curl --unix-socket data/tollgate.sock http://x/',
-      'echo -e "POST /v1/approvals/x HTTP/1.0\\r\\n" > /dev/tcp/127.0.0.1/8787', 'cat < /dev/tcp/::1/8787', 'curlie post :8787/v1/approvals/a1 answer=always', 'echo x > /dev/tcp/0x7f000001/8787',
+      'echo -e "POST /v1/approvals/x HTTP/1.0\\r\\n" > /dev/tcp/127.0.0.1/8787', 'cat < /dev/tcp/::1/8787', 'curlie post :8787/v1/approvals/a1 answer=always', 'http --ignore-stdin POST http+unix://%2Fhome%2Fagent%2Fproject%2Fdata%2Ftollgate.sock/v1/approvals/a1', 'echo x > /dev/tcp/0x7f000001/8787',
     ],
     allows: [
       'curl https://example.com', 'curl -D headers.txt https://example.com', 'curl http://127.0.0.1:3000/health',
-      'curl --unix-socket /var/run/docker.sock http://x/containers/json', 'ls -l data/tollgate.sock', 'nc -zv example.com 443',
+      'curl --unix-socket /var/run/docker.sock http://x/containers/json', 'http http+unix://%2Fvar%2Frun%2Fdocker.sock/containers/json', 'ls -l data/tollgate.sock', 'nc -zv example.com 443',
     ],
   },
   {
