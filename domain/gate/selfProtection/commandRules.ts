@@ -325,7 +325,7 @@ const writesScript = (command: SimpleCommand, scope: LineScope): CommandFinding[
 
 const socketClientTargets = (command: SimpleCommand): string[] => {
   const { program, args } = command;
-  if (['curl', 'wget', 'http', 'https', 'xh', 'httpie'].includes(program)) {
+  if (['curl', 'curlie', 'wget', 'http', 'https', 'xh', 'httpie'].includes(program)) {
     const options = parseOptions(args, { longWithValue: ['unix-socket', 'abstract-unix-socket', 'unix'] });
     return ['unix-socket', 'unix'].map((n) => options.long.get(n)).filter((v): v is string => typeof v === 'string');
   }
@@ -346,7 +346,7 @@ const socketGlob = (word: string, index: ProtectionIndex): boolean => {
   }
 };
 
-const httpClients = new Set(['curl', 'wget', 'http', 'https', 'xh', 'httpie', 'aria2c', 'lynx', 'links', 'w3m']);
+const httpClients = new Set(['curl', 'curlie', 'wget', 'http', 'https', 'xh', 'httpie', 'aria2c', 'lynx', 'links', 'w3m']);
 
 /** A socket path in a config file is resolved where curl runs, which the floor may not know: the socket's own file name counts. */
 const sameSocketName = (word: string, index: ProtectionIndex): string | null =>

@@ -152,10 +152,13 @@ export const packageManagerCommand = (command: SimpleCommand): SimpleCommand | n
   return name == null || runner === null ? null : { ...command, program: name, programPath: name, args: runner.args };
 };
 
+/** A pip or python inside Hermes' checkout or a Hermes home (its venv). */
+const hermesVenvProgram = /(?:^|\/)(?:\.hermes|hermes-agent)\/(?:[^/]+\/)*bin\/(?:pip|python)[0-9.]*$/;
+
 const guardedPackages = /^(?:tollgate|hermes-agent|hermes_agent|hermes)(?:[=<>@~!].*)?$/i;
 
 /** pip / pip3 / python -m pip / uv pip / pipx / uv tool uninstall, npm/pnpm/yarn uninstall, unlink or remove. */
-export const uninstallsGuard = ({ program, args }: SimpleCommand): boolean => {
+export const uninstallsGuard = ({ program, programPath, args }: SimpleCommand): boolean => {
   let rest: readonly string[] | null = null;
   if (/^pip[0-9.]*$/.test(program) || program === 'pipx') rest = args;
   else if (/^python[0-9.]*$/.test(program) && args[0] === '-m' && args[1] === 'pip') rest = args.slice(2);
@@ -164,8 +167,10 @@ export const uninstallsGuard = ({ program, args }: SimpleCommand): boolean => {
     const at = firstOperandIndex(rest, 0);
     // Installing another version replaces the running one (an old Hermes lets a failing plugin through).
     // A local folder, archive or URL with Hermes' or tollgate's name replaces it as surely as a version does.
-    return (rest[at] === 'uninstall' || rest[at] === 'install')
-      && rest.slice(at + 1).some((a) => guardedPackages.test(a) || (/[/.]|:\/\//.test(a) && /hermes|tollgate/i.test(a)));
+    if (rest[at] !== 'uninstall' && rest[at] !== 'install') return false;
+    // `~/.hermes/hermes-agent/venv/bin/pip install X`: Hermes' own venv, whatever the package, changes the code that runs it.
+    if (hermesVenvProgram.test(programPath)) return true;
+    return rest.slice(at + 1).some((a) => guardedPackages.test(a) || (/[/.]|:\/\//.test(a) && /hermes|tollgate/i.test(a)));
   }
   if (program === 'npm' || program === 'pnpm' || program === 'yarn' || program === 'bun') {
     const at = firstOperandIndex(args, 0, { longWithValue: ['prefix'] });
@@ -200,6 +205,18 @@ const stopVerbs = new Set(['stop', 'kill', 'restart', 'try-restart', 'reload-or-
  */
 const withoutSignal = (args: readonly string[]): readonly string[] => (signalOption.test(args[0] ?? '') ? args.slice(1) : args);
 const signalOption = /^-(?:\d+|(?:SIG)?(?:HUP|INT|QUIT|ILL|TRAP|ABRT|IOT|BUS|FPE|KILL|USR[12]|SEGV|PIPE|ALRM|TERM|STKFLT|CHLD|CLD|CONT|STOP|TSTP|TTIN|TTOU|URG|XCPU|XFSZ|VTALRM|PROF|WINCH|IO|POLL|PWR|SYS|RTMIN|RTMAX)(?:[+-]\d+)?)$/i;
+
+/** `systemctl stop 'tollgat?.service'`, `hermes-*`: systemctl matches a unit glob against the loaded units. */
+const unitGlobMatchesGuard = (word: string): boolean => {
+  if (!/[*?[]/.test(word)) return false;
+  const pattern = word.replace(/\.(?:service|socket|timer|target)$/, '').replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  try {
+    const glob = new RegExp(`^${pattern}$`, 'i');
+    return ['tollgate', 'hermes', 'hermes-gateway', 'hermes-agent'].some((n) => glob.test(n));
+  } catch {
+    return true;
+  }
+};
 
 /** A signal or service-manager command aimed at tollgate's daemon or at Hermes. */
 export const killsGuard = (command: SimpleCommand, analysis: ShellAnalysis, pid: number | null): boolean => {
@@ -263,7 +280,9 @@ export const killsGuard = (command: SimpleCommand, analysis: ShellAnalysis, pid:
       const verb = program === 'service' || program === 'rc-service' ? words[1] : words[0];
       // `systemctl edit`, `set-property`, `revert`, `kill`, `freeze` change or stop the unit as surely as `stop`.
       const stopping = verb !== undefined && (stopVerbs.has(verb) || ['unload', 'bootout', 'remove', 'disable', 'down', 'edit', 'set-property', 'revert', 'kill', 'freeze'].includes(verb));
-      return stopping && words.some((w) => /tollgate|hermes/i.test(w));
+      // `isolate rescue.target` stops every unit the target does not pull in, the daemon's among them.
+      if (verb === 'isolate' && program === 'systemctl') return true;
+      return stopping && words.some((w) => /tollgate|hermes/i.test(w) || unitGlobMatchesGuard(w));
     }
     // A container sharing the host's process table (`--pid=host`, `--privileged`) signals the host's processes.
     case 'docker': case 'podman': {

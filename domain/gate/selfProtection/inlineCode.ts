@@ -252,14 +252,21 @@ export const shellTextFindings = (text: string, index: ProtectionIndex, context:
   return findings;
 };
 
+/** The startup and logout files of bash, zsh and fish (the home's and /etc's): their lines run as commands later. */
+const shellStartupFile = /(?:^|\/)(?:\.(?:bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zshenv|zprofile|zlogin|zlogout|kshrc|mkshrc)|bash\.bashrc|bash\.bash_logout|zshenv|zprofile|zshrc|zlogin|zlogout|config\.fish)$|^\/etc\/(?:profile(?:\.d\/[^/]+)?|fish\/conf\.d\/[^/]+)$|\/fish\/(?:conf\.d|functions)\/[^/]+\.fish$/;
+
+/** A git hook (any clone's) and a file in a folder on PATH (`~/.local/bin/npm`): run later by git, or by a bare program name. */
+const runLaterFile = /\/\.git\/hooks\/[^/]+$|^(?:\/usr\/local\/s?bin|(?:~|\$HOME|\$\{HOME\}|\/root|\/home\/[^/]+)\/(?:\.local\/bin|bin))\/[^/]+$/;
+
 /** A file written now that a shell or Python would run later: its name or its first line says which. */
 export const scriptLanguage = (path: string, content: string): 'shell' | 'python' | 'node' | null => {
   const shebang = /^#!\s*(\S+)(?:\s+(\S+))?/.exec(content);
   const interpreter = shebang === null ? '' : (shebang[1]!.endsWith('/env') ? shebang[2] ?? '' : shebang[1]!).split('/').pop()!;
-  if (/^(?:ba|z|da|k|mk)?sh$/.test(interpreter) || /\.(?:sh|bash|zsh|ksh)$/.test(path) || /(?:^|\/)\.(?:bashrc|bash_profile|profile|zshrc)$/.test(path)) return 'shell';
+  if (/^(?:ba|z|da|k|mk)?sh$/.test(interpreter) || /\.(?:sh|bash|zsh|ksh)$/.test(path) || shellStartupFile.test(path)) return 'shell';
   // A systemd unit's Exec lines are command lines run later (`systemctl link` takes it in from anywhere).
   if (/\.(?:service|timer|socket|path)$/.test(path) || /^\[(?:Unit|Service)\]/m.test(content)) return 'shell';
   if (/^python[0-9.]*$/.test(interpreter) || /\.pyw?$/.test(path)) return 'python';
   if (/^(?:node|nodejs|bun|deno)$/.test(interpreter) || /\.(?:c|m)?js$/.test(path)) return 'node';
-  return null;
+  // Without a shebang the shell runs it.
+  return runLaterFile.test(path) ? 'shell' : null;
 };

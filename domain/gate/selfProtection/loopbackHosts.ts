@@ -172,8 +172,8 @@ export const curlReachesLoopbackPort = (word: string, port: number): boolean => 
   return variants.some((v) => namesLoopbackPort(v, port) || loopbackPortUnknown(v, port));
 };
 
-/** HTTPie and xh, which read a URL that starts with `:` as one on localhost (`:8787/x`, `:/x` for port 80). */
-export const localShorthandClients: ReadonlySet<string> = new Set(['http', 'https', 'xh', 'xhs', 'httpie']);
+/** HTTPie, xh and curlie (curl with HTTPie's words), which read a URL that starts with `:` as one on localhost (`:8787/x`, `:/x` for port 80). */
+export const localShorthandClients: ReadonlySet<string> = new Set(['http', 'https', 'xh', 'xhs', 'httpie', 'curlie']);
 
 /** The URL such a client's `:PORT/path` stands for (`http://localhost:PORT/path`), else the word unchanged. */
 export const expandLocalShorthand = (word: string): string => {

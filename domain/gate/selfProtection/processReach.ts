@@ -13,6 +13,8 @@ import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 export const guardingKernelSettings: readonly string[] = [
   'kernel.yama.ptrace_scope', 'kernel.perf_event_paranoid', 'kernel.core_pattern', 'fs.suid_dumpable', 'fs.protected_symlinks',
   'fs.protected_hardlinks', 'fs.protected_fifos', 'fs.protected_regular', 'kernel.kptr_restrict',
+  // The magic SysRq keys: enabling them lets /proc/sysrq-trigger kill every task (i, e) or reboot (b) at once.
+  'kernel.sysrq',
 ];
 const settingPaths = guardingKernelSettings.map((s) => `/proc/sys/${s.replace(/\./g, '/')}`);
 const settingNames = new Set([...guardingKernelSettings, ...guardingKernelSettings.map((s) => s.replace(/\./g, '/'))]);
@@ -30,7 +32,7 @@ const lowersKernelGuard = (command: SimpleCommand): string | null => {
   }
   const targets = [...command.redirects.filter((r) => /^(?:\d*>>?|>\||&>>?|<>)$/.test(r.op)).map((r) => r.target),
     ...(['tee', 'cp', 'dd', 'install', 'mv'].includes(program) ? args.map((a) => a.replace(/^of=/, '')) : [])];
-  const hit = targets.find((t) => settingPaths.some((p) => t === p || t.replace(/\/+$/, '') === p) || (t.startsWith('/proc/sys/') && /[*?[$`]/.test(t)) || cgroupControl.test(t));
+  const hit = targets.find((t) => settingPaths.some((p) => t === p || t.replace(/\/+$/, '') === p) || (t.startsWith('/proc/sys/') && /[*?[$`]/.test(t)) || cgroupControl.test(t) || t === '/proc/sysrq-trigger');
   return hit ?? null;
 };
 
@@ -138,7 +140,7 @@ export const codeReachesProcess = (code: string, pid: number | null): string | n
 export const processReachExamples = {
   stops: ['ss -K dport = 8787', "ss -K '( sport = :8787 )'", 'ss -tK', 'ss --kill dst 127.0.0.1', 'tcpkill -i lo port 8787', 'sysctl -w kernel.yama.ptrace_scope=0',
     'sysctl kernel.yama.ptrace_scope=0', 'sudo sysctl kernel/yama/ptrace_scope=0', "sysctl -w kernel.core_pattern='|/tmp/x'", 'sysctl -p /tmp/s.conf',
-    'echo 0 > /proc/sys/kernel/yama/ptrace_scope', 'echo 0 | sudo tee /proc/sys/kernel/yama/ptrace_scope', "echo '|/tmp/x' > /proc/sys/kernel/core_pattern",
+    'echo 0 > /proc/sys/kernel/yama/ptrace_scope', 'echo b > /proc/sysrq-trigger', 'echo 1 > /proc/sys/kernel/sysrq && echo i > /proc/sysrq-trigger', 'echo e | sudo tee /proc/sysrq-trigger', 'sysctl -w kernel.sysrq=1', 'echo 0 | sudo tee /proc/sys/kernel/yama/ptrace_scope', "echo '|/tmp/x' > /proc/sys/kernel/core_pattern",
     'dd if=/proc/$(pgrep -f hermes)/mem bs=1 skip=4096 count=64', 'cat /proc/4242/environ', 'cat /proc/$PPID/environ', 'ls -l /proc/4242/fd && cat /proc/4242/fd/3',
     'cp /proc/4242/root/home/agent/project/data/http-token /tmp/t', 'tr "\\0" "\\n" < /proc/$(pidof node)/environ', 'grep -a token /proc/*/environ',
     'docker run --rm -v /:/host alpine chroot /host sh', 'docker run --rm --volume=/:/h:ro alpine cat /h/etc/hostname', 'podman run --mount type=bind,source=/,target=/h alpine sh',

@@ -112,7 +112,8 @@ export const protectionIndex = (facts: ProtectionFacts): ProtectionIndex => {
   const index: ProtectionIndex = {
     facts, entries, homes, rulesFiles: new Set(facts.rulesFiles), needles,
     portInWord: facts.httpPort === null ? null : new RegExp(`[:/]${facts.httpPort}(?![0-9])`),
-    devTcp: facts.httpPort === null ? null : new RegExp(`^/dev/(?:tcp|udp)/(?:127\\.[0-9.]+|localhost)/${facts.httpPort}$`),
+    // Any host: bash resolves it (`::1`, `0`, `0x7f000001`, the machine's own name all reach a daemon on this port).
+    devTcp: facts.httpPort === null ? null : new RegExp(`^/dev/(?:tcp|udp)/[^/]+/${facts.httpPort}$`),
     sockets: entries.filter((e) => e.kind === 'socket').map((e) => e.path),
     links: noLinks, dirs: noDirs,
     knownSegments: new Set([...entries, ...homes].flatMap((e) => e.segments).concat(

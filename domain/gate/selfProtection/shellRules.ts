@@ -60,6 +60,16 @@ const socketTarget = (command: SimpleCommand, scope: LineScope): string | null =
       if (hit !== null) return hit;
     }
   }
+  // HTTPie's and requests-unixsocket's `http+unix://%2Frun%2Fx.sock/path`: the socket's path, percent-encoded, is the host.
+  for (const arg of args) {
+    if (!arg.includes('+unix:')) continue;
+    const host = /^[a-z]+\+unix:\/\/([^/]+)/i.exec(arg)?.[1];
+    if (host === undefined) continue;
+    let path = host;
+    try { path = decodeURIComponent(host); } catch { /* a malformed escape: judge the text as written */ }
+    const hit = socketWord(scope, command, path);
+    if (hit !== null) return hit;
+  }
   if (['nc', 'ncat', 'netcat', 'socat'].includes(program)) {
     for (const arg of args) for (const part of arg.split(/[:,]/)) { const hit = socketWord(scope, command, part); if (hit !== null) return hit; }
   }
@@ -360,11 +370,11 @@ export const protectionRules: readonly ProtectionRule[] = [
       'python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect(\'/home/agent/project/data/tollgate.sock\')"',
       'curl -X POST http://127.0.0.1:8787/v1/approvals/abc', 'curl localhost:8787/v1/approvals', 'wget -qO- http://[::1]:8787/v1/approvals',
       'S=/home/agent/project/data/tollgate.sock; curl --unix-socket $S http://x/', "python3 <<'EOF'\nimport socket\nsocket.socket(socket.AF_UNIX).connect('/home/agent/project/data/tollgate.sock')\nEOF", 'cd /home/agent/project && curl --unix-socket data/tollgate.sock http://x/',
-      'echo -e "POST /v1/approvals/x HTTP/1.0\\r\\n" > /dev/tcp/127.0.0.1/8787',
+      'echo -e "POST /v1/approvals/x HTTP/1.0\\r\\n" > /dev/tcp/127.0.0.1/8787', 'cat < /dev/tcp/::1/8787', 'curlie post :8787/v1/approvals/a1 answer=always', 'http --ignore-stdin POST http+unix://%2Fhome%2Fagent%2Fproject%2Fdata%2Ftollgate.sock/v1/approvals/a1', 'echo x > /dev/tcp/0x7f000001/8787',
     ],
     allows: [
       'curl https://example.com', 'curl -D headers.txt https://example.com', 'curl http://127.0.0.1:3000/health',
-      'curl --unix-socket /var/run/docker.sock http://x/containers/json', 'ls -l data/tollgate.sock', 'nc -zv example.com 443',
+      'curl --unix-socket /var/run/docker.sock http://x/containers/json', 'http http+unix://%2Fvar%2Frun%2Fdocker.sock/containers/json', 'ls -l data/tollgate.sock', 'nc -zv example.com 443',
     ],
   },
   {
@@ -550,10 +560,10 @@ export const protectionRules: readonly ProtectionRule[] = [
     verdict: 'block',
     reason: 'It would uninstall tollgate or Hermes, or replace the installed version.',
     find: (command) => found(uninstallsGuard(command), command),
-    stops: ['pip uninstall -y hermes-agent', 'pip3 uninstall tollgate', 'python3 -m pip uninstall -y hermes-agent', 'uv pip uninstall hermes-agent',
+    stops: ['~/.hermes/hermes-agent/venv/bin/pip install --force-reinstall /tmp/x.whl', '/home/agent/.hermes/hermes-agent/venv/bin/python -m pip install requests==0.1', 'pip uninstall -y hermes-agent', 'pip3 uninstall tollgate', 'python3 -m pip uninstall -y hermes-agent', 'uv pip uninstall hermes-agent',
       'npm uninstall -g tollgate', 'npm rm tollgate', 'npm unlink', 'pipx uninstall hermes-agent', 'yarn remove tollgate',
       'pip install hermes-agent==0.1.0', 'pip install --force-reinstall hermes-agent', 'npm install -g tollgate@0.0.1'],
-    allows: ['pip uninstall requests', 'npm uninstall left-pad', 'pip install -r requirements.txt', 'npm ls tollgate', 'pip show hermes-agent'],
+    allows: ['.venv/bin/pip install -r requirements.txt', '~/src/app/venv/bin/python -m pip install requests', '~/.hermes/hermes-agent/venv/bin/pip list', 'pip uninstall requests', 'npm uninstall left-pad', 'pip install -r requirements.txt', 'npm ls tollgate', 'pip show hermes-agent'],
   },
   {
     id: 'kill-guard',
@@ -573,14 +583,14 @@ export const protectionRules: readonly ProtectionRule[] = [
       'pkill -STOP node', 'pkill -SIGSTOP -f tollgate', 'pkill -19 hermes', 'killall -STOP node', 'kill -STOP $(ps -o ppid= -p $$)', 'kill -9 $(ps -p $$ -o ppid=)',
       "kill -STOP $(awk '{print $4}' /proc/$$/stat)", 'py-spy dump --pid $(pgrep -f hermes)', 'py-spy dump --pid 4242', 'pyrasite 4242 x.py', 'nsenter -t 4242 -m', 'criu dump -t 4242',
       // Red team 5: a unit edited or re-propertied; a container sharing the host's processes.
-      'systemctl --user edit tollgate', 'systemctl --user set-property tollgate CPUQuota=1%', 'docker run --rm --pid=host --privileged alpine pkill -f tollgate',
+      'systemctl --user edit tollgate', 'systemctl stop tollgat?.service', 'systemctl --user stop \'t*\'', 'systemctl --user isolate rescue.target', 'sudo systemctl isolate emergency.target', 'systemctl --user set-property tollgate CPUQuota=1%', 'docker run --rm --pid=host --privileged alpine pkill -f tollgate',
       'tmux kill-session', 'tmux kill-session -t hermes', 'tmux kill-session -t "$S"', 'screen -X quit', 'screen -S tollgate -X quit', 'gdb -p $(pgrep -f tollgate)', 'strace -p $(pgrep python3)',
     ],
     allows: ['kill 1234', 'kill -9 %1', 'pkill -f "vite dev"', 'killall firefox', 'systemctl restart nginx', 'systemctl status tollgate', 'pgrep -f tollgate',
       'kill $(cat app.pid)', 'kill %1', 'kill -1 1234', 'pkill -P 1234', "ps aux | awk '/vite/{print $2}' | xargs kill", 'kill -9 $((1000+234))',
       'kill $(pgrep -f vite)', 'pgrep -f vite | xargs kill', "ps aux | grep vite | grep -v grep | awk '{print $2}' | xargs kill", 'kill $(ps -p 1234 -o pid=)', 'kill $(jobs -p)',
       'taskset -c 0 make', 'ionice -c3 make', 'pkill -STOP vite', 'pkill -HUP -f gunicorn', 'kill $(ps -o pid= --ppid 1234)', 'py-spy record -o p.svg -- python3 app.py',
-      'py-spy dump --pid 1234', 'systemctl --user edit nginx', 'docker run --rm alpine pkill -f tollgate', 'docker run --rm --pid=host alpine ps aux',
+      'py-spy dump --pid 1234', 'systemctl --user edit nginx', 'systemctl stop nginx*', 'systemctl restart php?.?-fpm', 'docker run --rm alpine pkill -f tollgate', 'docker run --rm --pid=host alpine ps aux',
       // Round 6: a session named otherwise, or a pid searched for by a pattern that is not the guard's.
       'tmux kill-session -t build', 'screen -S build -X quit', 'gdb -p $(pgrep -f myapp) -batch -ex bt', 'strace -p $(pgrep -f myapp)'],
   },

@@ -4,8 +4,8 @@
  * for a later innocent call (`git status`, `npm test`, any `python3`, Hermes itself): what runs then is what the
  * file says, and the floor never sees it. So a write blocks whatever its content. Reading stays allowed.
  *
- * Not here: the shell's own startup files (~/.bashrc …), which are judged as scripts by their content
- * (inlineCode.ts' scriptLanguage), and a unit file written anywhere else (`/tmp/x.service`), harmless until
+ * Not here: the shells' own startup and logout files (~/.bashrc, ~/.zshenv, /etc/bash.bashrc, config.fish …), git hooks and
+ * files in a PATH folder, which are judged as scripts by their content (inlineCode.ts' scriptLanguage), and a unit file written anywhere else (`/tmp/x.service`), harmless until
  * `systemctl link` or `enable` takes it in (persistenceCommands.ts refuses that).
  */
 
@@ -31,6 +31,10 @@ const pythonHooks = new Set(['usercustomize.py', 'sitecustomize.py']);
 const packageFolders = new Set(['site-packages', 'dist-packages']);
 const npmFiles = new Set(['.npmrc', '.yarnrc', '.yarnrc.yml', 'bunfig.toml', '.bunfig.toml']);
 /** The folders systemd reads units and their environment from: `<x>/systemd/…` where x is one of these. */
+/** Rc files in the home that an editor, terminal or REPL runs as commands when it starts. */
+const toolRcNames = new Set(['.vimrc', '.gvimrc', '.exrc', '.nvimrc', '.tmux.conf', '.screenrc', '.sqliterc', '.psqlrc', '.gdbinit', '.lldbinit', '.Rprofile', '.irbrc', '.pryrc',
+  '.inputrc', '.lessopen', '.wgetrc', '.curlrc', '.mailcap']);
+const xdgRcFolders = new Set(['nvim', 'vim', 'tmux', 'gdb', 'irb']);
 const systemdParents = new Set(['.config', 'etc', 'lib', 'share', 'run']);
 
 export const startupFileRows: readonly StartupFileRow[] = [
@@ -116,6 +120,33 @@ export const startupFileRows: readonly StartupFileRow[] = [
     stops: ['/etc/ld.so.preload', '/etc/ld.so.conf.d/x.conf'],
     allows: ['/home/agent/project/etc/ld.so.preload.md'],
   },
+  {
+    name: 'login-environment',
+    why: 'pam_env and the login shells set the variables of /etc/environment and ~/.pam_environment (LD_PRELOAD, NODE_OPTIONS) for every later session, Hermes included; sshd runs the command= of an authorized key at each login with it.',
+    test: (segments, home, absolute) => {
+      if (!absolute) return false;
+      const last = segments[segments.length - 1]!;
+      if (segments[0] === 'etc') return (segments.length === 2 && last === 'environment') || (segments[1] === 'security' && last === 'pam_env.conf');
+      if (last === '.pam_environment') return underHome(segments, home, '.pam_environment') && segments.length === (home?.length ?? 0) + 1;
+      return (last === 'authorized_keys' || last === 'authorized_keys2') && underHome(segments, home, '.ssh') && segments.length === (home?.length ?? 0) + 2;
+    },
+    stops: ['/etc/environment', '/home/agent/.pam_environment', '/etc/security/pam_env.conf', '/home/agent/.ssh/authorized_keys'],
+    allows: ['/home/agent/project/etc/environment', '/home/agent/project/docs/authorized_keys', '/home/agent/project/.pam_environment.md'],
+  },
+  {
+    name: 'tool-rc-files',
+    why: "Editors, terminals and REPLs run their rc file's commands at start (vim's autocmd !, tmux run-shell, sqlite's .shell, gdb's shell, R's and irb's system()): the next innocent vim or tmux runs what it says.",
+    test: (segments, home, absolute) => {
+      if (!absolute) return false;
+      const last = segments[segments.length - 1]!;
+      if (toolRcNames.has(last)) return underHome(segments, home) && segments.length === (home?.length ?? 0) + 1;
+      // The XDG spellings: ~/.config/nvim/init.vim, ~/.config/tmux/tmux.conf.
+      return underHome(segments, home, '.config') && xdgRcFolders.has(segments[(home?.length ?? 0) + 1] ?? '');
+    },
+    stops: ['/home/agent/.vimrc', '/home/agent/.tmux.conf', '/home/agent/.sqliterc', '/home/agent/.gdbinit', '/home/agent/.Rprofile', '/home/agent/.irbrc',
+      '/home/agent/.config/nvim/init.lua', '/home/agent/.config/tmux/tmux.conf'],
+    allows: ['/home/agent/project/.vimrc', '/home/agent/project/.Rprofile', '/home/agent/project/docs/tmux.conf', '/home/agent/.config/app/settings.json'],
+  },
 ];
 
 /** The row a path falls under, if any; the last segment's cheap checks come first (most paths are none of these). */
@@ -130,4 +161,5 @@ export const startupFileSegments: readonly string[] = [
   'usercustomize.py', 'sitecustomize.py', 'site-packages', 'dist-packages', '.git', '.gitconfig', 'git', 'gitconfig', '.npmrc', '.yarnrc', '.yarnrc.yml', 'npmrc',
   'bunfig.toml', '.bunfig.toml', '.ssh', 'ssh',
   'systemd', 'environment.d', 'crontab', 'anacrontab', 'cron.d', 'cron.hourly', 'cron.daily', 'cron.weekly', 'cron.monthly', 'spool', 'ld.so.preload', 'ld.so.conf', 'ld.so.conf.d',
+  'environment', '.pam_environment', 'pam_env.conf', 'authorized_keys', 'authorized_keys2', ...toolRcNames, '.config',
 ];
