@@ -687,7 +687,7 @@ export class CommandExtractor {
   /** What a reported command does to the rest of the line, and the code it reads from stdin or a file. */
   private followEffects(command: SimpleCommand, scope: Scope, feed: Feed | undefined, index: number, level: number): void {
     const { program, args } = command;
-    if (program === 'cd' || program === 'pushd') this.state.changeDirectory(command);
+    if (program === 'cd' || program === 'pushd' || program === 'popd') this.state.changeDirectory(command);
     else if (program === 'set' || program === 'shift') this.followPositional(command, scope);
     else if (program === 'shopt') this.state.shopt(args, this.straight());
     // `read P`, `printf -v P`, `mapfile a`, `let P=1`: the value the line determines (`read -r P <<< x`), else

@@ -24,6 +24,8 @@ export class LineState implements ParameterFacts {
   private readonly files = new Map<string, string>();
   /** The directory `cd` moved to, when it is known ('/', '/srv/app', '~'). */
   cwd: string | undefined;
+  /** The folders `pushd` left behind, so `popd` returns to them; a stack from earlier lines is unknown. */
+  private dirStack: (string | undefined)[] = [];
 
   /** Starts from what earlier lines exported (the session's environment): each name with its one value. */
   constructor(environment: Readonly<Record<string, string>> = {}) {
@@ -318,8 +320,24 @@ export class LineState implements ParameterFacts {
     if (this.files.size < maxFiles) this.files.set(path, content);
   }
 
+  /**
+   * `popd` back to where the line pushed from; `-n` moves only the stack. `pushd +1`, a bare `pushd` (a swap) and a
+   * `popd` past what the line pushed land in folders the line never named: the directory is forgotten.
+   */
+  popDirectory(command: SimpleCommand): void {
+    const { operands, short } = parseOptions(command.args);
+    if (short.has('n')) { if (command.program === 'popd') this.dirStack.pop(); return; }
+    this.cwd = command.program === 'popd' && operands.length === 0 && this.dirStack.length > 0 ? this.dirStack.pop() : undefined;
+  }
+
   /** Follows `cd DIR` / `pushd DIR` when DIR is known; an unknown move forgets the directory. */
   changeDirectory(command: SimpleCommand): void {
+    if (command.program === 'pushd' || command.program === 'popd') {
+      const { operands, short } = parseOptions(command.args);
+      const dir = operands[0];
+      if (command.program === 'popd' || dir === undefined || /^[+-]\d+$/.test(dir) || short.has('n')) { this.popDirectory(command); return; }
+      this.dirStack.push(this.cwd);
+    }
     const target = parseOptions(command.args).operands[0] ?? '~';
     if (target === '-' || /[$`*?]/.test(target)) this.cwd = undefined;
     else if (target.startsWith('/')) this.cwd = normalizePath(target);
@@ -330,10 +348,12 @@ export class LineState implements ParameterFacts {
   /** Runs `body` with the directory restored afterwards: subshells and substitutions keep their `cd` to themselves. */
   inSubshell<T>(body: () => T): T {
     const saved = this.cwd;
+    const stack = [...this.dirStack];
     try {
       return body();
     } finally {
       this.cwd = saved;
+      this.dirStack = stack;
     }
   }
 

@@ -42,6 +42,8 @@ export const lineScope = (analysis: ShellAnalysis, index: ProtectionIndex, workd
   let cwd = start;
   let base: string | null = null;
   let gone = lost && start === null;
+  // pushd's folders, so popd returns where the line was (red team 6: pushd, pushd, popd back into a Hermes home).
+  const stack: { cwd: string | null; base: string | null; gone: boolean }[] = [];
   for (const command of analysis.commands) {
     const known = command.cwd === undefined ? null : absoluteDir(command.cwd, { home, hermesHome, cwd: start });
     cwds.push(known ?? cwd);
@@ -49,6 +51,20 @@ export const lineScope = (analysis: ShellAnalysis, index: ProtectionIndex, workd
     losts.push(known === null && cwd === null && gone);
     // Followed through the line in order; a `cd` inside a subshell may be over-applied, which errs towards matching.
     const pushes = command.program === 'pushd' && command.args.some((a) => !a.startsWith('-') && !/^[+-]\d+$/.test(a));
+    // `-n` changes only the stack, never the folder.
+    if ((command.program === 'pushd' || command.program === 'popd') && command.args.includes('-n') && command.via.length === 0) {
+      if (command.program === 'popd') stack.pop();
+      continue;
+    }
+    if ((command.program === 'pushd' || command.program === 'popd') && !pushes && command.via.length === 0) {
+      // `popd` returns to the folder the line pushed from; `pushd +1`, a bare `pushd` (swap) or a popd past what the
+      // line pushed lands in a folder of the stack the gate never saw: the directory is lost.
+      const back = command.program === 'popd' && command.args.every((a) => a === '--') ? stack.pop() : undefined;
+      if (back !== undefined) ({ cwd, base, gone } = back);
+      else { cwd = null; base = null; gone = true; }
+      continue;
+    }
+    if (pushes && command.via.length === 0) stack.push({ cwd, base, gone });
     if ((command.program === 'cd' || pushes) && command.via.length === 0) {
       const target = command.args.find((a) => !a.startsWith('-') || a === '-');
       const relativeTarget = target !== undefined && target !== '-' && !/^[/~$]/.test(target);
