@@ -404,7 +404,9 @@ const copyOperands = (command: SimpleCommand, words: readonly string[]): Operand
   const links = program === 'ln' || options.short.has('s') || options.long.has('symbolic-link') || options.short.has('l') || options.long.has('link') ? sources : [];
   const sure = typeof target === 'string' || (directory !== null && (/\/$|^\.{1,2}$|\/\.{1,2}$|^~$/.test(directory) || sources.length > 1));
   const pours = (source: string) => program === 'rsync' ? source.endsWith('/') : /(?:^|\/)\.$/.test(source);
-  const fills = recursive && directory !== null && sources.some(pours) ? [directory] : [];
+  // `cp -rT DIR DEST` (--no-target-directory): DIR's contents land in DEST itself, as `cp -r DIR/. DEST` (red team 6).
+  const noTarget = program !== 'rsync' && (options.short.has('T') || options.long.has('no-target-directory'));
+  const fills = recursive && directory !== null && (noTarget || sources.some(pours)) ? [directory] : [];
   // `cp --parents a/b DIR` and `rsync -R a/b DIR` land DIR/a/b (rsync: the part after a `/./`), not DIR/b.
   const keepsPath = program === 'cp' ? options.long.has('parents') : program === 'rsync' && (options.short.has('R') || options.long.has('relative'));
   const landed = (source: string): string => {

@@ -434,7 +434,7 @@ export const protectionRules: readonly ProtectionRule[] = [
       "printf '\\n' >> AGENTS.md", 'echo hi >> $X/AGENTS.md', 'cat notes > docs/SOUL.md', 'echo {} > .claude/settings.json',
       'echo {} > ~/code/app/.claude/settings.json', 'sort -o ~/.hermes/config.yaml x', 'H=~/.hermes; echo x > $H/.env',
       'python3 -c "open(\'/home/agent/project/tollgate.yaml\',\'w\').write(\'\')"', 'vim tollgate.yaml', 'node -e "require(\'fs\').writeFileSync(\'tollgate.yaml\', \'\')"', "python3 - <<'EOF'\nimport os\nos.remove('/home/agent/project/data/ledger.db')\nEOF", 'chown root /etc/tollgate/extra.yaml',
-      'find ~/.hermes -name config.yaml -exec rm {} \\;', 'echo ~/.hermes/config.yaml | xargs rm', 'cd /tmp && cd ../home/agent/project && rm tollgate.yaml',
+      'find ~/.hermes -name config.yaml -exec rm {} \\;', 'echo ~/.hermes/config.yaml | xargs rm', 'cd /tmp && cd ../home/agent/project && rm tollgate.yaml', 'cp -rT /tmp/evil /home/agent/.hermes', 'cp -aT /tmp/evil /home/agent/project',
       // Red team 6: popd back into a pushed folder; pushd +N into one the gate never saw.
       'pushd /home/agent/.hermes >/dev/null; pushd /tmp; popd; echo x > config.yaml', 'pushd /home/agent/project && pushd /tmp && pushd +1 && echo x > tollgate.yaml',
       'rm /home/agent//project/./data/../data/ledger.db', 'cd data && rm ledger.db', 'cd .claude && echo {} > settings.json', 'cd project/data/keys/.. && rm ledger.db', 'unlink ~/.hermes/.env', 'shred -u ~/.hermes/auth.json', 'rm -rf ~/.her*',
@@ -508,7 +508,7 @@ export const protectionRules: readonly ProtectionRule[] = [
       'echo ${NAME:-world} > greeting.txt', 'rm -rf ${BUILD:-build}', 'rm -rf $BUILD/out', 'echo x > "$OUT/report.txt"', "sqlite3 app.db 'select 1'", 'curl -o page.html file:///tmp/page.html', 'cp a.txt "$DEST/"', 'mkdir -p "$(dirname out/x)"', 'cp --link a.txt /tmp/a.txt',
       'cp tollgate.yaml /tmp/tollgate.yaml.bak', 'echo x > data/report.csv', 'echo x > bin/run.sh', 'rm -rf build/', 'sed -i s/a/b/ src/app.ts',
       'echo "AGENTS.md explains it" > notes.md', 'git commit -m "update tollgate.yaml and AGENTS.md docs"', 'diff tollgate.yaml tollgate.example.yaml',
-      'git log -- tollgate.yaml', 'sha256sum /home/agent/project/data/ledger.db', 'echo x > config.yaml', 'cat README.md docs/architecture.md', 'pushd /tmp/build && make && popd', 'pushd /home/agent/project/src; popd; echo x > notes.txt', 'pushd -n /home/agent/.hermes; echo x > config.yaml',
+      'git log -- tollgate.yaml', 'sha256sum /home/agent/project/data/ledger.db', 'echo x > config.yaml', 'cat README.md docs/architecture.md', 'pushd /tmp/build && make && popd', 'cp -rT /tmp/src /tmp/dst', 'pushd /home/agent/project/src; popd; echo x > notes.txt', 'pushd -n /home/agent/.hermes; echo x > config.yaml',
       'curl -D headers.txt https://example.com', 'echo x > /tmp/AGENTS.md.txt', 'npm test', 'tollgate verify --config tollgate.yaml',
       'cp /tmp/evil/x.yaml /tmp/', 'tar -xf /tmp/a.tar -C /tmp/out', 'cd /tmp/work && git stash', 'rm -rf build/*', 'cd /home/agent/project && git checkout -b topic',
       'docker run -v /tmp/x:/w alpine ls', 'rm -rf /tmp/work/data', 'unzip x.zip -d /tmp/out', 'ln -s /tmp/evil.yaml /tmp/link', 'rm -rf /tmp/build/*',
