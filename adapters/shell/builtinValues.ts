@@ -4,6 +4,7 @@
  * builds this way (`read -r c <<< hermes; $c …`) is then read like a plain assignment. Anything these readings do
  * not follow (another IFS, a delimiter, a count, a file descriptor) gives no value: the variable stays unknown.
  */
+import { builtinOptions } from './builtinOptions.ts';
 import { printfOutput } from './staticOutput.ts';
 
 export interface BuiltinValues {
@@ -17,25 +18,11 @@ const variableName = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Values still holding an expansion the walk did not know are not values. */
 const unknownText = /[$`]/;
 
-/** The options before the operands: letters in `valued` take a value (attached or the next word). */
+/** The options as a letter → value map, or undefined when they do not parse cleanly. */
 const splitOptions = (args: readonly string[], valued: string): { options: Map<string, string>; operands: readonly string[] } | undefined => {
-  const options = new Map<string, string>();
-  let i = 0;
-  for (; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '--') { i++; break; }
-    if (!/^-[a-zA-Z]/.test(arg)) break;
-    for (let k = 1; k < arg.length; k++) {
-      const letter = arg[k]!;
-      if (!/[a-zA-Z]/.test(letter)) return undefined;
-      if (!valued.includes(letter)) { options.set(letter, ''); continue; }
-      const value = k + 1 < arg.length ? arg.slice(k + 1) : args[++i];
-      if (value === undefined) return undefined;
-      options.set(letter, value);
-      break;
-    }
-  }
-  return { options, operands: args.slice(i) };
+  const parsed = builtinOptions(args, valued);
+  if (parsed.malformed) return undefined;
+  return { options: new Map(parsed.letters.map(({ letter, value }) => [letter, value ?? ''])), operands: parsed.operands };
 };
 
 const onlyOptions = (options: ReadonlyMap<string, string>, allowed: string): boolean => [...options.keys()].every((letter) => allowed.includes(letter));

@@ -8,6 +8,7 @@ import type { Node, Parser } from 'web-tree-sitter';
 import type { Redirect, SimpleCommand } from '../../domain/shell/shellAnalysis.ts';
 import { programName } from '../../domain/shell/programName.ts';
 import { isShell, shellMode, stdinPaths } from '../../domain/shell/shellInvocation.ts';
+import { builtinOptions } from './builtinOptions.ts';
 import { builtinValues } from './builtinValues.ts';
 import { describeInvocation } from './commandWrappers.ts';
 import { deferredTexts, mayDeferCode } from './deferredCode.ts';
@@ -470,7 +471,13 @@ export class CommandExtractor {
     }
     // The program is named at run time from values seen earlier in the line: each of them may run.
     const args = splitOnIfs(words.slice(1));
-    return programChoices.map((program) => this.emit([...program, ...args], commandScope, text, stdin, node.startIndex, level))[0];
+    const reported = programChoices.map((program) => this.emit([...program, ...args], commandScope, text, stdin, node.startIndex, level))[0];
+    // A variable that may also hold a value the walk lost (`c=ls; read -u 3 c; $c …`) is an unknown program too.
+    const name = programNode === undefined ? undefined : expandedVariable(programNode, source);
+    if (name !== undefined && this.state.mayBeUnknown(name))
+      for (const candidate of candidatesFor('$' + name, () => false, args))
+        this.emit([candidate, ...args], { ...commandScope, via: [...commandScope.via, `candidate ${candidate} for $${name}`] }, text, stdin, node.startIndex, level);
+    return reported;
   }
 
   /**
@@ -940,26 +947,10 @@ const declaredEntries = (args: readonly string[]): { name: string; value: string
   return entries;
 };
 
-/**
- * The options of a builtin before its operands: `valued` letters take a value (attached or next word), `naming`
- * letters take a variable name. Returns the names given to `naming` options and the operands.
- */
-const builtinWords = (args: readonly string[], valued: string, naming: string): { named: string[]; operands: string[] } => {
-  const named: string[] = [];
-  let i = 0;
-  for (; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '--') { i++; break; }
-    if (!/^-[a-zA-Z]/.test(arg)) break;
-    for (let k = 1; k < arg.length; k++) {
-      const letter = arg[k]!;
-      if (!valued.includes(letter) && !naming.includes(letter)) continue;
-      const value = k + 1 < arg.length ? arg.slice(k + 1) : args[++i] ?? '';
-      if (naming.includes(letter)) named.push(value);
-      break;
-    }
-  }
-  return { named, operands: args.slice(i) };
+/** The names a builtin's `naming` option letters were given (a missing one counts as empty), and its operands. */
+const builtinWords = (args: readonly string[], valued: string, naming: string): { named: string[]; operands: readonly string[] } => {
+  const { letters, operands } = builtinOptions(args, valued + naming);
+  return { named: letters.filter(({ letter }) => naming.includes(letter)).map(({ value }) => value ?? ''), operands };
 };
 
 /** The variables `read`, `mapfile`, `printf -v`, `getopts`, `let` and `wait -p` assign. */

@@ -276,6 +276,12 @@ export class LineState implements ParameterFacts {
     this.references.set(name, target !== null && target !== name && /^[A-Za-z_][A-Za-z0-9_]*$/.test(target) ? target : null);
   }
 
+  /** Whether the name may also hold a value the walk did not follow (a `read -u 3 P` after `P=ls`). */
+  mayBeUnknown(name: string): boolean {
+    const target = this.target(name);
+    return target === undefined || this.unknowns.has(target);
+  }
+
   valuesOf(name: string): readonly string[] {
     const target = this.target(name);
     return target === undefined ? [] : [...(this.variables.get(target) ?? [])];

@@ -40,7 +40,8 @@ export const programCandidates: readonly ProgramCandidate[] = [
       if (sub === 'gateway') return ['stop', 'restart', 'start', 'install', 'uninstall', 'run'].includes(action);
       return sub === 'config' && ['set', 'edit', 'unset', 'reset'].includes(action) && hermesSettingWords.test(key);
     },
-    stops: ['/usr/*/herme? config set approvals.yolo true', '~/.local/bin/h*s plugins disable tollgate', '$(cat /tmp/n) config set approvals.yolo true', '$H plugins disable tollgate', '$H gateway stop', "read c < /tmp/n; $c hooks remove tollgate"],
+    stops: ['/usr/*/herme? config set approvals.yolo true', '~/.local/bin/h*s plugins disable tollgate', '$(cat /tmp/n) config set approvals.yolo true', '$H plugins disable tollgate', '$H gateway stop', "read c < /tmp/n; $c hooks remove tollgate",
+      'c=ls; exec 3< /tmp/n; read -u 3 c; $c config set approvals.yolo true'],
     allows: ['/usr/*/herme? --version', '/usr/bin/py* -V', '$NPM config set registry https://r.example', '$GIT config set user.name x', '$H plugins list', '$KUBECTL config set-context dev'],
   },
   ...['pkill', 'killall', 'kill'].map((program): ProgramCandidate => ({
