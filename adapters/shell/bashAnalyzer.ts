@@ -5,6 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import { Language, Parser } from 'web-tree-sitter';
+import { joinLineContinuations } from '../../domain/shell/lineContinuations.ts';
 import type { ShellAnalysis } from '../../domain/shell/shellAnalysis.ts';
 import { CommandExtractor } from './commandExtractor.ts';
 
@@ -36,6 +37,35 @@ export const loadBashAnalyzer = async (): Promise<BashAnalyzer> => {
 const analyzeWith = (parser: Parser, source: string, environment?: Readonly<Record<string, string>>): ShellAnalysis => {
   if (typeof source !== 'string') return unparsed(String(source), 'the command is not a string');
   if (source.length > maxLineLength) return unparsed(source, `the command is longer than ${maxLineLength} characters`);
+  const joined = joinLineContinuations(source);
+  if (joined === source) return analyzeOnce(parser, source, environment);
+  return withContinuations(source, analyzeOnce(parser, joined, environment), analyzeOnce(parser, source, environment));
+};
+
+/**
+ * Bash's reading of a line with backslash-newlines (joined) decides what the line leaves behind; the commands of
+ * both readings count, and a problem in either keeps the line unparsed. The source stays as written, for the human.
+ */
+const withContinuations = (source: string, joined: ShellAnalysis, written: ShellAnalysis): ShellAnalysis => {
+  const union = (a: readonly string[] | undefined, b: readonly string[] | undefined): string[] | undefined =>
+    a === undefined && b === undefined ? undefined : [...new Set([...(a ?? []), ...(b ?? [])])];
+  const touched = union(union(joined.touched, written.touched), Object.keys(written.exports ?? {}));
+  const readonly = union(joined.readonly, written.readonly);
+  const walked = joined.walked === undefined && written.walked === undefined ? undefined : {
+    touched: union(joined.walked?.touched, written.walked?.touched) ?? [],
+    exported: union(joined.walked?.exported, written.walked?.exported) ?? [],
+  };
+  return {
+    source,
+    parsed: joined.parsed && written.parsed,
+    problems: [...joined.problems, ...written.problems.map((problem) => `${problem} (line continuations kept)`)],
+    commands: [...joined.commands, ...written.commands.map((command) => ({ ...command, via: [...command.via, 'line continuations kept'] }))],
+    ...(joined.exports ? { exports: joined.exports } : {}), ...(touched ? { touched } : {}), ...(joined.unsets ? { unsets: joined.unsets } : {}),
+    ...(readonly ? { readonly } : {}), ...(walked ? { walked } : {}),
+  };
+};
+
+const analyzeOnce = (parser: Parser, source: string, environment?: Readonly<Record<string, string>>): ShellAnalysis => {
   const extractor = new CommandExtractor(parser, source, environment);
   try {
     extractor.run();

@@ -36,9 +36,17 @@ const readStringLiteral = (code: string, at: number): string | null => {
   while (i < code.length) {
     if (code.startsWith(quote, i)) return text;
     const ch = code[i] ?? '';
-    if (ch === '\\' && !raw && i + 1 < code.length) {
-      text += unescape(code[i + 1] ?? '');
+    if (ch === '\\' && raw && i + 1 < code.length) {
+      // A raw string keeps the backslash and the character after it (a newline too, even in one quote).
+      text += ch + code[i + 1]!;
       i += 2;
+      continue;
+    }
+    if (ch === '\\' && !raw && i + 1 < code.length) {
+      const escape = pythonEscape(code, i);
+      if (escape === null) return null;
+      text += escape.text;
+      i += escape.length;
       continue;
     }
     if (ch === '\n' && quote.length === 1) return null;
@@ -48,7 +56,24 @@ const readStringLiteral = (code: string, at: number): string | null => {
   return null;
 };
 
-const unescape = (ch: string): string => ({ n: '\n', t: '\t', r: '\r', '0': '\0' } as Record<string, string>)[ch] ?? ch;
+const simpleEscapes: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', f: '\f', v: '\v', '\n': '' };
+
+/**
+ * The escape at `at` (a backslash) as Python reads it: a backslash-newline continues the string, `\x68` and
+ * `\150` and `\u0068` are characters; an unknown escape keeps its backslash. Null for `\N{…}` (a name table).
+ */
+const pythonEscape = (code: string, at: number): { text: string; length: number } | null => {
+  const next = code[at + 1]!;
+  const simple = simpleEscapes[next];
+  if (simple !== undefined) return { text: simple, length: 2 };
+  const coded = /^(?:x([0-9a-fA-F]{2})|([0-7]{1,3})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8}))/.exec(code.slice(at + 1, at + 10));
+  if (coded) {
+    const value = parseInt(coded[1] ?? coded[3] ?? coded[4] ?? coded[2]!, coded[2] !== undefined ? 8 : 16);
+    return value > 0x10ffff ? null : { text: String.fromCodePoint(value), length: 1 + coded[0].length };
+  }
+  if (next === 'N') return null;
+  return { text: next === '\\' || next === "'" || next === '"' ? next : '\\' + next, length: 2 };
+};
 
 /** Reads `[ 'a', "b", ... ]` made only of string literals. */
 const readStringList = (code: string, at: number): string[] | null => {

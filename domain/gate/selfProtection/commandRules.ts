@@ -7,6 +7,7 @@
  */
 import { parseOptions } from '../../shell/commandOptions.ts';
 import { interpreterCall, interpreterFamily } from '../../shell/interpreters.ts';
+import { joinLineContinuations } from '../../shell/lineContinuations.ts';
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
 import { embeddedCommandFindings, exportedCommandFindings, foreignLibraries } from './embeddedCommands.ts';
 import { inlineCodeFindings, shellTextFindings, scriptLanguage, type CodeFinding } from './inlineCode.ts';
@@ -600,7 +601,7 @@ export const lineFindings = (source: string): CommandFinding[] => {
 };
 
 export const lineRuleExamples = {
-  stops: ['export HERMES_SAFE_MODE=1', 'export HERMES_YOLO_MODE=1; hermes chat', 'declare -x HERMES_ACCEPT_HOOKS=1', 'HERMES_HOME=/tmp/fresh', 'cd /tmp && export HERMES_HOME=/tmp/h'],
+  stops: ['export HERMES_SAFE_MODE=1', 'HERMES_SA\\\nFE_MODE=1 hermes chat', 'export HERMES_YOLO_MODE=1; hermes chat', 'declare -x HERMES_ACCEPT_HOOKS=1', 'HERMES_HOME=/tmp/fresh', 'cd /tmp && export HERMES_HOME=/tmp/h'],
   allows: ['export PATH=$PATH:/opt/bin', 'echo "HERMES_SAFE_MODE=1 disables plugins"', 'export NODE_ENV=production'],
 };
 
@@ -636,14 +637,16 @@ export interface BlockFinding extends CommandFinding {
 
 /** Every finding of these rows for a command line (the layer adds them to the shell table's). */
 export const commandFindings = (analysis: ShellAnalysis, scope: LineScope, scripts: RunScripts = {}): BlockFinding[] => {
-  const out: BlockFinding[] = lineFindings(analysis.source).map((f) => ({ ...f, verdict: 'block' }));
+  // The line's text as bash reads it (backslash-newlines removed) and as written.
+  const line = joinLineContinuations(analysis.source);
+  const out: BlockFinding[] = [...lineFindings(line), ...(line === analysis.source ? [] : lineFindings(analysis.source))].map((f) => ({ ...f, verdict: 'block' }));
   // However the value got there (`read`, `printf -v`, `set -a`), an exported Hermes switch reaches the next Hermes.
   for (const name of Object.keys(analysis.exports ?? {})) {
     if (hermesSwitches.has(name) && !out.some((f) => f.id === 'hermes-control'))
       out.push({ id: 'hermes-control', what: `${name} exported for the Hermes started next`, verdict: 'block' });
   }
   // `IFS=,; x=rm,data/ledger.db; $x`: with IFS changed, the words a variable splits into are not the ones read here.
-  if (/(?:^|[\s;&|(])IFS=/.test(analysis.source) && analysis.commands.some((c) => /^\s*["']?\$/.test(c.text)))
+  if (/(?:^|[\s;&|(])IFS=/.test(line) && analysis.commands.some((c) => /^\s*["']?\$/.test(c.text)))
     out.push({ id: 'hidden-command', what: 'a command split out of a variable with IFS changed', verdict: 'block' });
   for (const rule of commandRules) {
     for (const command of analysis.commands) for (const f of rule.find(command, scope, scripts)) out.push({ ...f, verdict: 'block', command: command.text });

@@ -78,6 +78,11 @@ describe('shell-outs visible in execute_code', () => {
     ['subprocess.call("""git reset --hard""", shell=True)', ['git reset --hard']],
     ["x = 1\nprint('os.system is not called here')", []],
     ['subprocess.run(command_built_at_runtime)', []],
+    // Python's own escapes: a backslash-newline continues the string, hex, octal and \u escapes are characters.
+    ["os.system('her\\\nmes config set approvals.yolo true')", ['hermes config set approvals.yolo true']],
+    ["os.system('\\x68ermes \\150ooks \\u0072emove')", ['hermes hooks remove']],
+    ["os.system('echo \\$HOME')", ['echo \\$HOME']],
+    ["os.system(r'her\\\nmes')", ['her\\\nmes']],
   ];
   for (const [code, lines] of cases)
     it(`finds ${lines.length ? lines.map((l) => JSON.stringify(l)).join(', ') : 'nothing'} in ${JSON.stringify(code)}`, () => {

@@ -120,7 +120,16 @@ const refTouchedNames = (line: string): string[] => {
   return [...names];
 };
 const refUnclear = /&&|\|\||[|&()`{}]|\b(?:if|then|else|elif|fi|case|esac|while|until|for|do|done|select|function|eval|source|exit|return|builtin|command|trap|exec|readonly|read|printf|mapfile|readarray|getopts|let)\b|(?:^|[\s;])\.\s/;
+/** A line with backslash-newlines is read joined (bash's reading) and as written: names either may touch count. */
 const refReadings = (line: string) => {
+  const joined = line.replace(/(?<!\\)((?:\\\\)*)\\\n/g, '$1');
+  if (joined === line) return refReadingsOf(line);
+  const [bash, written] = [refReadingsOf(joined), refReadingsOf(line)];
+  const union = (...lists: string[][]) => [...new Set(lists.flat())].sort();
+  return { exports: bash.exports, touched: union(bash.touched, written.touched, written.exports), unsets: bash.unsets, readonly: union(bash.readonly, written.readonly) };
+};
+
+const refReadingsOf = (line: string) => {
   const exported = refExported(line);
   const names = new Map(exported);
   if (/\bset\s+(?:-[a-zA-Z]*a|-o\s+allexport)\b/.test(line)) for (const n of refTouchedNames(line)) if (!names.has(n)) names.set(n, 'export');
