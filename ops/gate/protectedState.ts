@@ -4,7 +4,7 @@
  * and token, sockets and their folders, the code that runs it (a clone's bin/ and adapters/, or the installed
  * package; in a clone everything the daemon loads: bin/, adapters/, domain/, ops/, projections/, node_modules/ and
  * the package and TypeScript settings), every Hermes home (with its profiles), the configured extra paths and rules files, the agent's home,
- * the daemon's pid and its HTTP port.
+ * the default paths of a system install (ops/install/systemLayout.ts), the daemon's pid and its HTTP port.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { ProtectedKind, ProtectionFacts } from '../../domain/gate/selfProtection/protectionFacts.ts';
 import { normalizePath } from '../../domain/shell/shellPaths.ts';
 import type { TollgateConfig } from '../config/configSchema.ts';
+import { systemLayout } from '../install/systemLayout.ts';
 
 export interface ProtectedStateOptions {
   /** The configuration file that was loaded; by default the one the command line or environment names. */
@@ -71,6 +72,9 @@ export const protectedState = (config: TollgateConfig, options: ProtectedStateOp
     for (const part of clonedCode) add(join(codeRoot, part), 'code');
   } else if (!sharedFolders.has(codeRoot)) add(codeRoot, 'code');
   for (const extra of config.protection.paths) add(extra, 'extra');
+  // Where `tollgate install system` puts a separate-principal install: the OS guards them there, yet a daemon of any
+  // deployment on this machine refuses them too (an agent of a single-user gate may still reach a system install).
+  for (const { path, kind } of systemInstallPaths()) add(path, kind);
 
   const hermesHome = env['HERMES_HOME'] ? abs(env['HERMES_HOME']) : null;
   const homes = new Set<string>();
@@ -88,6 +92,20 @@ export const protectedState = (config: TollgateConfig, options: ProtectedStateOp
     httpPort: config.server.http.enabled ? config.server.http.port : null,
     ...daemonUser(), codeRoot,
   };
+};
+
+/** The default layout of a system install (ops/install/systemLayout.ts), each path with what it is. */
+const systemInstallPaths = (): { path: string; kind: ProtectedKind }[] => {
+  const layout = systemLayout();
+  return [
+    { path: layout.etcDir, kind: 'config' },
+    { path: layout.stateDir, kind: 'data' },
+    ...['keys', 'http-token'].map((name) => ({ path: join(layout.stateDir, name), kind: 'secret' as const })),
+    { path: layout.runDir, kind: 'socket-dir' },
+    { path: layout.socket, kind: 'socket' },
+    { path: layout.humanSocket, kind: 'socket' },
+    ...[layout.codeDir, layout.binLink, layout.unitFile, layout.tmpfilesFile].map((path) => ({ path, kind: 'code' as const })),
+  ];
 };
 
 /** Who the daemon runs as: a signal to every process of that user reaches it. */

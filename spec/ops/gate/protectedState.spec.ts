@@ -34,6 +34,18 @@ describe('protected-state facts (computed once at gate open)', () => {
     for (const open of [clone, join(clone, 'docs'), join(clone, 'spec'), join(clone, 'README.md')]) expect(paths.map((p) => p.path)).not.to.include(open);
   });
 
+  it('protects the default paths of a system install whatever this gate is: config, state and its keys, sockets, code, link, unit, tmpfiles entry', () => {
+    const { paths } = facts();
+    expect(paths).to.deep.include.members([
+      { path: '/etc/tollgate', kind: 'config' }, { path: '/var/lib/tollgate', kind: 'data' },
+      { path: '/var/lib/tollgate/keys', kind: 'secret' }, { path: '/var/lib/tollgate/http-token', kind: 'secret' },
+      { path: '/run/tollgate', kind: 'socket-dir' }, { path: '/run/tollgate/tollgate.sock', kind: 'socket' },
+      { path: '/run/tollgate/human/tollgate.sock', kind: 'socket' }, { path: '/opt/tollgate', kind: 'code' },
+      { path: '/usr/local/bin/tollgate', kind: 'code' }, { path: '/etc/systemd/system/tollgate.service', kind: 'code' },
+      { path: '/etc/tmpfiles.d/tollgate.conf', kind: 'code' },
+    ]);
+  });
+
   it('finds every Hermes home: $HERMES_HOME, ~/.hermes and its profiles, and the configured ones', () => {
     const { hermesHomes, hermesHome } = facts({ protection: { hermes_homes: ['/srv/bot'] } }, { HERMES_HOME: '/opt/hermes-home' });
     expect(hermesHome).to.equal('/opt/hermes-home');
