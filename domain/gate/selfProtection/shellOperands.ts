@@ -57,7 +57,8 @@ export const readOnlyPrograms: ReadonlySet<string> = new Set([
 /** Programs that run code given in their arguments: paths inside that code count. */
 const interpreters = /^(?:python[0-9.]*|node|nodejs|bun|deno|perl|ruby|php|osascript|lua|Rscript|sqlite3?|duckdb|[gmn]?awk)$/;
 
-const gitReadSubcommands = new Set(['log', 'diff', 'show', 'status', 'blame', 'ls-files', 'grep', 'rev-parse', 'describe', 'shortlog', 'cat-file']);
+// `add` and `commit` change the index and history, never the files they name (red team 7: `git add AGENTS.md`).
+const gitReadSubcommands = new Set(['log', 'diff', 'show', 'status', 'blame', 'ls-files', 'grep', 'rev-parse', 'describe', 'shortlog', 'cat-file', 'add', 'commit']);
 const copyGrammar = { shortWithValue: 'tSgmoB', longWithValue: ['target-directory', 'suffix', 'group', 'mode', 'owner', 'backup'] };
 const sedGrammar = { shortWithValue: 'efl', shortAttachedOnly: 'i', longWithValue: ['expression', 'file', 'line-length'] };
 const sortGrammar = { shortWithValue: 'otTSk', longWithValue: ['output', 'field-separator', 'temporary-directory', 'buffer-size', 'key'] };
@@ -119,9 +120,12 @@ const programOperands = (command: SimpleCommand): Operands => {
     // `bindfs SRC DIR`, `mount --bind SRC DIR`: SRC is reachable under DIR from then on, like a link to it.
     case 'bindfs': case 'mount': case 'fuse-overlayfs': case 'mergerfs': case 'unionfs': return bindOperands(command, words);
     // `bwrap --bind SRC DST cmd`: the command it runs reaches SRC under DST (the inner command is only words here).
+    // A read-only bind only lets it read (secrets below still count): `bwrap --ro-bind /usr /usr` changes nothing.
     case 'bwrap': {
-      const sources = args.flatMap((a, i) => /^--(?:ro-|dev-)?bind(?:-try)?$/.test(a) && args[i + 1] !== undefined ? [args[i + 1]!] : []);
-      return sources.length === 0 ? writeAll(words) : { ...writeAll(words), linkTargets: sources, treeReads: sources };
+      const bound = (pattern: RegExp) => args.flatMap((a, i) => pattern.test(a) && args[i + 1] !== undefined ? [args[i + 1]!] : []);
+      const writable = bound(/^--(?:dev-)?bind(?:-try)?$/);
+      const sources = [...writable, ...bound(/^--ro-bind(?:-try)?$/)];
+      return sources.length === 0 ? writeAll(words) : { ...writeAll(words), ...(writable.length > 0 ? { linkTargets: writable } : {}), treeReads: sources };
     }
     // socat's file addresses (`OPEN:path,creat`, `GOPEN:`, `CREATE:`, `PIPE:`, `UNIX-LISTEN:`) and `link=` options name files it writes.
     case 'socat': {
@@ -322,13 +326,19 @@ const gitOperands = (args: readonly string[], words: readonly string[], via: rea
   if (sub === 'init') fills.push(parseOptions(rest, { longWithValue: ['separate-git-dir', 'template', 'initial-branch', 'object-format', 'shared'], shortWithValue: 'b' }).operands[0] ?? chdir ?? '.');
   // `git add -f data`: forced past .gitignore, the keys go into the index (and out with the next push).
   const treeReads = sub === 'add' && rest.some((a) => a === '-f' || a === '--force' || /^-[a-zA-Z]*f/.test(a)) ? parseOptions(rest).operands : [];
-  // `git -C <protected> …` works inside that folder whatever the subcommand; reading subcommands elsewhere only read.
-  if (where.length > 0) return { ...writeAll(words), writes: [...where, ...words], fills, treeReads };
+  const operands = gitSubcommandOperands(sub, rest, words, fills, treeReads);
+  // `git -C <protected> …` works inside that folder whatever the subcommand (its hooks and settings run); the
+  // pathspecs after it are judged by the subcommand, as without -C (red team 7: `git -C repo diff -- AGENTS.md`).
+  return where.length > 0 ? { ...operands, readOnly: false, writes: [...where, ...operands.writes] } : operands;
+};
+
+/** What a git subcommand does to the words after it: reading ones only read, except where an output option points. */
+const gitSubcommandOperands = (sub: string | undefined, rest: readonly string[], words: readonly string[], fills: string[], treeReads: readonly string[]): Operands => {
   // A reading subcommand still writes where --output (or format-patch's -o) points (red team 4, e14).
   const output = rest.some((a) => a.startsWith('-o') || a.startsWith('--output')) || sub === 'bundle' ? gitOutputs(sub, rest) : null;
   if (output !== null && output.files.length + output.dirs.length > 0)
     return { ...none, reads: words, readOnly: false, writes: [...output.files, ...output.dirs], fills: [...fills, ...output.dirs], treeReads };
-  return sub !== undefined && gitReadSubcommands.has(sub) ? { ...none, reads: words } : { ...writeAll(words), fills, treeReads };
+  return sub !== undefined && gitReadSubcommands.has(sub) ? { ...none, reads: words, fills, treeReads } : { ...writeAll(words), fills, treeReads };
 };
 
 /**

@@ -500,6 +500,8 @@ export const protectionRules: readonly ProtectionRule[] = [
       "sftp localhost <<< 'put /tmp/evil /home/agent/.hermes/config.yaml'", 'scp /tmp/evil localhost:/srv/hermes-bot/config.yaml', 'rsync /tmp/evil agent@127.0.0.1:/home/agent/.hermes/config.yaml',
     ],
     allows: [
+      // Pathspecs after a reading git subcommand run elsewhere (-C, --work-tree) only read, or stage (red team 7).
+      'git -C /tmp/proj diff -- AGENTS.md', 'git -C /tmp/proj add AGENTS.md', "git -C /tmp/proj commit -m docs -- AGENTS.md", 'git --git-dir=/tmp/proj/.git --work-tree=/tmp/proj log -p -- AGENTS.md',
       'xxd /tmp/x', 'xxd -r -p /tmp/hex /tmp/out.bin', 'cpio -o -O /tmp/a.cpio < /tmp/list', "curl -o '#1' 'https://example.com/{a.html,b.html}'", 'aria2c -d /tmp/dl https://example.com/x.iso',
       'python3 -m gzip -d /tmp/x.gz', 'python3 -m zipfile -e /tmp/a.zip /tmp/out', 'git init /tmp/newrepo',
       "sftp example.com <<< 'put /tmp/x /srv/hermes-bot/config.yaml'", 'scp /tmp/x example.com:/srv/hermes-bot/config.yaml', "sftp localhost <<< 'put /tmp/x /tmp/y'", 'scp localhost:/tmp/x /tmp/y',
