@@ -183,7 +183,7 @@ const writtenBefore = (analysis: ShellAnalysis, command: SimpleCommand): Set<str
  * taken over by a guard program or by other code. A readable source is judged by its text (scriptReaders.ts' row).
  */
 const placementFindings = (command: SimpleCommand, scope: LineScope, scripts: RunScripts): CommandFinding[] => {
-  if (!placingCommands.has(command.program)) return [];
+  if (!placingCommands.has(command.program) && command.redirects.length === 0) return [];
   const context = contextOf(scope, command);
   const found = placements(command, scope.analysis, context.home, context.cwd);
   if (found.length === 0) return [];
@@ -202,7 +202,7 @@ const placementFindings = (command: SimpleCommand, scope: LineScope, scripts: Ru
   }
   return [];
 };
-const placingCommands = new Set(['cp', 'mv', 'install', 'ln', 'rsync', 'scp', 'hash']);
+const placingCommands = new Set(['cp', 'mv', 'install', 'ln', 'rsync', 'scp', 'hash', 'tee', 'dd', 'curl', 'wget']);
 
 export const persistenceCommandRules: readonly CommandRule[] = [
   {

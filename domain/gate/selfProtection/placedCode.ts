@@ -124,18 +124,20 @@ const hooksPathPlace: RunLaterPlace = runLaterPlaces[0]!;
 
 /** Every file the command puts in a run-later place (the home resolves `~`; other words are judged as written). */
 export const placements = (command: SimpleCommand, analysis: ShellAnalysis, home: string | null, cwd: string | null): Placement[] => {
-  if (!placingPrograms.has(command.program)) return [];
-  if (command.program === 'hash') return hashed(command);
-  const { options, target, directory, sources } = copyLayout(command);
-  if (directory === null || sources.length === 0) return [];
-  const program = command.program;
-  if (program === 'install' && (options.short.has('d') || options.long.has('directory'))) return [];
+  const copies = placingPrograms.has(command.program);
+  if (!copies && command.redirects.length === 0 && !streamWriters.has(command.program)) return [];
   // `~/x`, `$HOME/x`; a relative word from the working directory when it is known.
   const expand = (word: string) => {
     const homeWord = /^(?:~|\$HOME|\$\{HOME\})(?=\/|$)/.exec(word);
     if (homeWord !== null) return home === null ? word : home + word.slice(homeWord[0].length);
     return cwd !== null && !word.startsWith('/') && !/^[$`]/.test(word) ? `${cwd}/${word}` : word;
   };
+  if (!copies) return streamed(command, expand, home);
+  if (command.program === 'hash') return hashed(command);
+  const { options, target, directory, sources } = copyLayout(command);
+  if (directory === null || sources.length === 0) return [];
+  const program = command.program;
+  if (program === 'install' && (options.short.has('d') || options.long.has('directory'))) return [];
   const hooksPaths = lineHooksPaths(analysis).map(expand);
   const placeOf = (path: string): RunLaterPlace | null => {
     const found = runLaterPlace(expand(path), home);
@@ -165,6 +167,42 @@ export const placements = (command: SimpleCommand, analysis: ShellAnalysis, home
     out.push({ source: readable, written: source, placed, place: place ?? folderPlace!, link, whole: folderPlace !== null && place === null });
   }
   return out;
+};
+
+/** Programs that write a file named by a word rather than a redirection: tee's operands, dd's of=, a download's -o / -O. */
+const streamWriters = new Set(['tee', 'dd', 'curl', 'wget']);
+
+/** The files a command streams into (redirections, tee, dd of=, curl -o, wget -O). */
+const streamTargets = (command: SimpleCommand): string[] => {
+  const out = command.redirects.filter((r) => r.op.includes('>') && !r.target.startsWith('&')).map((r) => r.target);
+  const { program, args } = command;
+  if (program === 'tee') out.push(...args.filter((a) => !a.startsWith('-')));
+  else if (program === 'dd') out.push(...args.filter((a) => a.startsWith('of=')).map((a) => a.slice(3)));
+  else if (program === 'curl' || program === 'wget') {
+    // `-o F`, a cluster ending in it (`-fsSLo F`, `-qO F`), or the long option.
+    const flag = program === 'curl' ? /^(?:-[a-zA-Z]*o|--output)$/ : /^(?:-[a-zA-Z]*O|--output-document)$/;
+    args.forEach((a, i) => { if (flag.test(a) && args[i + 1] !== undefined) out.push(args[i + 1]!); else if (/^--output(?:-document)?=/.test(a)) out.push(a.slice(a.indexOf('=') + 1)); });
+  }
+  return out;
+};
+
+/**
+ * `cat /tmp/evil > .git/hooks/pre-commit`, `tee ~/.local/bin/ls < f`, `dd if=f of=…`, `curl -o .git/hooks/x URL`:
+ * the file's content streamed in. What the line spells (`echo …`, `cat <<EOF`) is judged as written text elsewhere;
+ * any other output (a download, a decoder, a program) is content the floor cannot read.
+ */
+const streamed = (command: SimpleCommand, expand: (word: string) => string, home: string | null): Placement[] => {
+  const { program, args } = command;
+  if (program === 'echo' || program === 'printf' || ((program === 'cat' || program === 'tee') && command.stdin !== undefined)) return [];
+  const targets = streamTargets(command).filter((t) => runLaterPlace(expand(t), home) !== null);
+  if (targets.length === 0) return [];
+  const read = program === 'cat' ? args.filter((a) => !a.startsWith('-') || a === '-').filter((a) => a !== '-')
+    : program === 'dd' ? args.filter((a) => a.startsWith('if=')).map((a) => a.slice(3))
+    : command.redirects.filter((r) => /^0?<$/.test(r.op)).map((r) => r.target);
+  const words: (string | null)[] = read.length === 0 || program === 'curl' || program === 'wget' ? [null] : read;
+  return targets.flatMap((t) => words.map((word) => ({
+    source: word === null || /[$`*?[]/.test(word) ? null : expand(word), written: word ?? `${program}'s output`, placed: expand(t), place: runLaterPlace(expand(t), home)!, link: false, whole: false,
+  })));
 };
 
 /** `hash -p FILE NAME…`: each NAME runs FILE from now on, in this shell. */
@@ -201,7 +239,8 @@ export const namesTheFloorReads: ReadonlySet<string> = new Set([
 const systemProgram = /^\/(?:usr\/(?:local\/)?)?s?bin\/[^/]+$|^\/usr\/lib\//;
 
 /** Debian's names for programs known by a shorter one elsewhere. */
-const renamedPrograms: ReadonlyMap<string, readonly string[]> = new Map([['batcat', ['bat']], ['fdfind', ['fd']], ['nodejs', ['node']], ['vim.basic', ['vim', 'vi']], ['vim.tiny', ['vim', 'vi']]]);
+const renamedPrograms: ReadonlyMap<string, readonly string[]> = new Map([['batcat', ['bat']], ['fdfind', ['fd']], ['nodejs', ['node']], ['vim.basic', ['vim', 'vi']], ['vim.tiny', ['vim', 'vi']],
+  ['vim', ['vi']], ['nvim', ['vim', 'vi']], ['gawk', ['awk']], ['mawk', ['awk']], ['gmake', ['make']], ['podman', ['docker']], ['bsdtar', ['tar']], ['pigz', ['gzip']]]);
 const versionless = (name: string): string => name.replace(/[-.]?[0-9][0-9.]*$/, '');
 /** `python3.12` or `python3` for python, `batcat` for bat, `fdfind` for fd: the placed name is the source's own. */
 const ownName = (source: string, name: string): boolean => {
@@ -261,8 +300,9 @@ export const placementExamples = {
     'ln -sf /usr/bin/hermes ~/.local/bin/ls', 'hash -p /usr/bin/hermes ls', 'hash -p ./a.sh ls', 'ln -s /usr/bin/hermes ~/bin/h', 'cp /bin/rm ~/.local/bin/ls',
     'git config core.hooksPath hk && cp /tmp/e hk/pre-commit', 'cp -t .git/hooks /tmp/evil', 'ln -s "$(command -v tollgate)" ~/.local/bin/cat',
     "printf '#!/bin/sh\\necho ok\\n' > /tmp/h; ln -s /tmp/h .git/hooks/pre-commit", 'cp -r /tmp/evil/.git /home/agent/project/', 'cd /tmp && cp evil /home/agent/project/.git/hooks/pre-commit', 'ln -s ../../../x .git/hooks/pre-commit'],
-  allows: ['install -m 755 build/mytool /usr/local/bin/mytool', 'ln -s $(pwd)/bin/tool ~/.local/bin/tool', 'ln -s /usr/bin/batcat ~/.local/bin/bat', 'ln -s /usr/bin/python3 ~/.local/bin/python',
+  allows: ['install -m 755 build/mytool /usr/local/bin/mytool', 'ln -s $(pwd)/bin/tool ~/.local/bin/tool', 'ln -s /usr/bin/batcat ~/.local/bin/bat', 'ln -s /usr/bin/python3 ~/.local/bin/python', 'ln -s /usr/bin/nvim ~/.local/bin/vim',
     'cp build/app /home/agent/project/bin/ls', 'cd /home/agent/project && cp hooks/pre-commit .git/hooks/pre-commit', 'cp scripts/pre-push .husky/pre-push',
     'ln -s ../../scripts/pre-commit .git/hooks/pre-commit', "printf '#!/bin/sh\\nnpm test\\n' > /tmp/h; cp /tmp/h .git/hooks/pre-commit", 'cp src/hooks/a.ts src/hooks/b.ts', 'hash -r', 'hash ls',
-    'install -d /usr/local/bin', 'cp .git/hooks/pre-commit.sample /tmp/x', 'ln -s /usr/local/bin/hermes ~/.local/bin/hermes', 'cp -r src /home/agent/project/build'],
+    'install -d /usr/local/bin', 'cat hooks/pre-commit > .git/hooks/pre-commit', "echo 'npm test' > .git/hooks/pre-commit", 'curl -o ~/.local/bin/kubectx https://example.com/k',
+    'ls > /tmp/bin.txt', 'cat a b > out/bin.txt', 'cp .git/hooks/pre-commit.sample /tmp/x', 'ln -s /usr/local/bin/hermes ~/.local/bin/hermes', 'cp -r src /home/agent/project/build'],
 };

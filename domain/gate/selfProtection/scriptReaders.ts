@@ -430,9 +430,10 @@ export const scriptReaders: readonly ScriptReader[] = [
       'SHELL=/bin/bash script -q /dev/null', 'git -c user.name=/tmp/x commit -m x'],
   },
   {
-    name: 'a file put where git or a later command name runs it (cp, mv, install, ln, rsync into .git/hooks or a PATH folder; hash -p)', programs: /^(?:cp|mv|install|ln|rsync|scp|hash)$/, files: placedFiles,
+    name: 'a file put where git or a later command name runs it (cp, mv, install, ln, rsync, cat >, tee, dd into .git/hooks or a PATH folder; hash -p)', programs: /./, files: placedFiles,
     stops: ["printf '#!/bin/sh\\nhermes config set approvals.yolo true\\n' > /tmp/e; cp /tmp/e .git/hooks/pre-commit", "echo 'tollgate approve abc always' > /tmp/t.sh; install -m 755 /tmp/t.sh ~/.local/bin/t",
-      "echo 'rm -rf ~/.hermes/plugins' > /tmp/h; mv /tmp/h .husky/pre-push", "echo 'pkill -f tollgate' > /tmp/k; hash -p /tmp/k make"],
+      "echo 'rm -rf ~/.hermes/plugins' > /tmp/h; mv /tmp/h .husky/pre-push", "echo 'pkill -f tollgate' > /tmp/k; hash -p /tmp/k make",
+      "echo 'tollgate approve abc always' > /tmp/h; cat /tmp/h > .git/hooks/pre-commit"],
     allows: ["printf '#!/bin/sh\\nnpm test\\n' > /tmp/h; cp /tmp/h .git/hooks/pre-commit", "echo 'make lint' > /tmp/t.sh; install -m 755 /tmp/t.sh ~/.local/bin/lint", 'cp a.txt b.txt'],
   },
   {
