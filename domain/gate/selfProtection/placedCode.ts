@@ -223,16 +223,18 @@ const hashed = (command: SimpleCommand): Placement[] => {
 const guardPrograms = /(?:^|[/\s$(`])(?:hermes(?:-agent)?|tollgate(?:\.mjs)?|kill|pkill|killall|skill|fuser|pgrep)(?=$|[\s)`'"])/;
 
 /**
- * Names the floor reads by what they are (their words, their files): under such a name, other code would run
- * where the floor reads `ls` or `git status`. Ordinary tool names (`mytool`) gain nothing the floor trusted.
+ * Names the floor reads more leniently than an unknown program's (only reads, a script or package file judged by its
+ * text, a wrapper unwrapped, arguments with their own meaning): under such a name other code would run where the
+ * floor lets `ls ~/.hermes/plugins` or `npm test` through. An unknown name (`mytool`, `kubectl`) has every word
+ * judged as a write already, so other code under it gains nothing.
  */
 export const namesTheFloorReads: ReadonlySet<string> = new Set([
   ...readOnlyPrograms,
   'git', 'npm', 'npx', 'yarn', 'pnpm', 'bun', 'bunx', 'deno', 'node', 'nodejs', 'python', 'python3', 'pip', 'pip3', 'uv', 'pipx', 'poetry', 'pytest', 'tsc', 'tsx', 'eslint',
-  'prettier', 'jest', 'vitest', 'make', 'gmake', 'cmake', 'just', 'ninja', 'go', 'cargo', 'rustc', 'gcc', 'cc', 'clang', 'java', 'ruby', 'perl', 'php',
+  'prettier', 'jest', 'vitest', 'make', 'gmake', 'cmake', 'just', 'ninja', 'ruby', 'perl', 'php',
   'sh', 'bash', 'dash', 'zsh', 'ksh', 'fish', 'env', 'sudo', 'doas', 'nohup', 'timeout', 'xargs', 'find', 'sed', 'awk', 'gawk', 'sort', 'uniq', 'tee', 'touch', 'mkdir',
-  'cp', 'mv', 'rm', 'ln', 'chmod', 'chown', 'tar', 'gzip', 'gunzip', 'unzip', 'zip', 'curl', 'wget', 'ssh', 'scp', 'rsync', 'docker', 'podman', 'kubectl', 'systemctl',
-  'tmux', 'screen', 'vim', 'vi', 'nvim', 'nano', 'emacs', 'ps', 'top', 'id', 'whoami', 'uname', 'hostname', 'printenv', 'crontab', 'hermes', 'tollgate', 'kill', 'pkill', 'killall',
+  'cp', 'mv', 'rm', 'ln', 'chmod', 'chown', 'tar', 'gzip', 'gunzip', 'unzip', 'zip', 'curl', 'wget', 'ssh', 'scp', 'rsync', 'docker', 'systemctl',
+  'tmux', 'screen', 'crontab', 'hermes', 'tollgate', 'kill', 'pkill', 'killall',
 ]);
 
 /** Folders the system's programs live in: linking one of them under its own name (or a shorter one) adds nothing. */
@@ -303,6 +305,6 @@ export const placementExamples = {
   allows: ['install -m 755 build/mytool /usr/local/bin/mytool', 'ln -s $(pwd)/bin/tool ~/.local/bin/tool', 'ln -s /usr/bin/batcat ~/.local/bin/bat', 'ln -s /usr/bin/python3 ~/.local/bin/python', 'ln -s /usr/bin/nvim ~/.local/bin/vim',
     'cp build/app /home/agent/project/bin/ls', 'cd /home/agent/project && cp hooks/pre-commit .git/hooks/pre-commit', 'cp scripts/pre-push .husky/pre-push',
     'ln -s ../../scripts/pre-commit .git/hooks/pre-commit', "printf '#!/bin/sh\\nnpm test\\n' > /tmp/h; cp /tmp/h .git/hooks/pre-commit", 'cp src/hooks/a.ts src/hooks/b.ts', 'hash -r', 'hash ls',
-    'install -d /usr/local/bin', 'cat hooks/pre-commit > .git/hooks/pre-commit', "echo 'npm test' > .git/hooks/pre-commit", 'curl -o ~/.local/bin/kubectx https://example.com/k',
+    'install -d /usr/local/bin', 'cat hooks/pre-commit > .git/hooks/pre-commit', "echo 'npm test' > .git/hooks/pre-commit", 'curl -o ~/.local/bin/kubectx https://example.com/k', 'curl -Lo ~/.local/bin/kubectl https://example.com/k', 'cp /usr/bin/nvim ~/.local/bin/vi',
     'ls > /tmp/bin.txt', 'cat a b > out/bin.txt', 'cp .git/hooks/pre-commit.sample /tmp/x', 'ln -s /usr/local/bin/hermes ~/.local/bin/hermes', 'cp -r src /home/agent/project/build'],
 };
