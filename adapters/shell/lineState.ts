@@ -345,10 +345,20 @@ export class LineState implements ParameterFacts {
       this.dirStack.push(this.cwd);
     }
     const target = parseOptions(command.args).operands[0] ?? '~';
-    if (target === '-' || /[$`*?]/.test(target)) this.cwd = undefined;
+    if (target === '-' || /[$`*?]/.test(target) || this.searchesCdpath(command, target)) this.cwd = undefined;
     else if (target.startsWith('/')) this.cwd = normalizePath(target);
     else if (target === '~' || target === '~/') this.cwd = '~';
     else this.cwd = this.cwd?.startsWith('/') ? normalizePath(`${this.cwd}/${target}`) : undefined;
+  }
+
+  /**
+   * `cd NAME` (not `/…`, `~…`, `./…`, `../…`) with CDPATH set on the line, before it (`CDPATH=/root cd .hermes`) or
+   * by the session, lands in whichever CDPATH folder holds NAME first: where it goes is not known here.
+   */
+  private searchesCdpath(command: SimpleCommand, target: string): boolean {
+    if (/^(?:[/~]|\.{1,2}(?:\/|$))/.test(target)) return false;
+    if (command.via.some((v) => /(?:^|\s)CDPATH=/.test(v))) return true;
+    return this.unknowns.has('CDPATH') || this.valuesOf('CDPATH').some((v) => v !== '');
   }
 
   /** Runs `body` with the directory restored afterwards: subshells and substitutions keep their `cd` to themselves. */

@@ -13,6 +13,7 @@ import { hitInText, hitOf } from './shellScope.ts';
 import { codeReachesProcess, reachesGuardProcess } from './processReach.ts';
 import { codeTypesIntoTerminal, typesIntoTerminal } from './terminalInput.ts';
 import { programName } from '../../shell/programName.ts';
+import { runLaterPlace } from './placedCode.ts';
 import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 
 export type CodeFindingId = 'answers-own-prompt' | 'reaches-guard-process' | 'kill-guard' | 'hidden-command' | 'socket-client' | 'tollgate-control-command' | 'hermes-control' | 'read-secret' | 'write-protected-path';
@@ -255,8 +256,6 @@ export const shellTextFindings = (text: string, index: ProtectionIndex, context:
 /** The startup and logout files of bash, zsh and fish (the home's and /etc's): their lines run as commands later. */
 const shellStartupFile = /(?:^|\/)(?:\.(?:bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zshenv|zprofile|zlogin|zlogout|kshrc|mkshrc)|bash\.bashrc|bash\.bash_logout|zshenv|zprofile|zshrc|zlogin|zlogout|config\.fish)$|^\/etc\/(?:profile(?:\.d\/[^/]+)?|fish\/conf\.d\/[^/]+)$|\/fish\/(?:conf\.d|functions)\/[^/]+\.fish$/;
 
-/** A git hook (any clone's) and a file in a folder on PATH (`~/.local/bin/npm`): run later by git, or by a bare program name. */
-const runLaterFile = /\/\.git\/hooks\/[^/]+$|^(?:\/usr\/local\/s?bin|(?:~|\$HOME|\$\{HOME\}|\/root|\/home\/[^/]+)\/(?:\.local\/bin|bin))\/[^/]+$/;
 
 /** A file written now that a shell or Python would run later: its name or its first line says which. */
 export const scriptLanguage = (path: string, content: string): 'shell' | 'python' | 'node' | null => {
@@ -267,6 +266,6 @@ export const scriptLanguage = (path: string, content: string): 'shell' | 'python
   if (/\.(?:service|timer|socket|path)$/.test(path) || /^\[(?:Unit|Service)\]/m.test(content)) return 'shell';
   if (/^python[0-9.]*$/.test(interpreter) || /\.pyw?$/.test(path)) return 'python';
   if (/^(?:node|nodejs|bun|deno)$/.test(interpreter) || /\.(?:c|m)?js$/.test(path)) return 'node';
-  // Without a shebang the shell runs it.
-  return runLaterFile.test(path) ? 'shell' : null;
+  // Without a shebang the shell runs it: a git hook (any clone's) or a file in a folder on PATH (placedCode.ts).
+  return runLaterPlace(path, null) !== null ? 'shell' : null;
 };

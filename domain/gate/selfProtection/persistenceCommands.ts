@@ -6,11 +6,12 @@
  * Ordinary settings stay allowed: `git config user.name`, `npm config set registry`, `systemctl --user start x`.
  */
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
-import type { CommandRule, CommandFinding } from './commandRules.ts';
+import type { CommandRule, CommandFinding, RunScripts } from './commandRules.ts';
 import { embeddedTexts } from './embeddedCommands.ts';
 import { settingRunsCode } from './programWrites.ts';
 import { resolvePath } from './protectedPaths.ts';
 import { contextOf, type LineScope } from './shellScope.ts';
+import { placementExamples, placements, projectOwnSource, takesOverName, temporaryFolder } from './placedCode.ts';
 
 /**
  * Variables that make a program load code from where they say: the dynamic loader's, Python's, Node's, Perl's
@@ -161,7 +162,54 @@ const gitTemplateFindings = (command: SimpleCommand): CommandFinding[] => {
   return foreign === undefined ? [] : [{ id: 'hidden-command', what: `git template ${foreign || '?'}: its hooks, which the floor cannot read, run in the new repository` }];
 };
 
+// ---- code put where git or a later command name runs it (placedCode.ts) ----
+
+/** Files written on the line before the command with a content the floor reads (`printf … > /tmp/h; cp /tmp/h …`). */
+const writtenBefore = (analysis: ShellAnalysis, command: SimpleCommand): Set<string> => {
+  const out = new Set<string>();
+  for (const c of analysis.commands) {
+    if (c === command) break;
+    const known = c.program === 'echo' || c.program === 'printf' || ((c.program === 'cat' || c.program === 'tee') && c.stdin !== undefined);
+    if (!known) continue;
+    for (const r of c.redirects) if (r.op === '>' || r.op === '>>' || r.op === '>|') out.add(r.target);
+    if (c.program === 'tee') for (const a of c.args) if (!a.startsWith('-')) out.add(a);
+  }
+  return out;
+};
+
+/**
+ * A hook whose source the floor cannot read (absent, a variable, a remote copy, a binary, a folder copied whole),
+ * or linked to a temporary folder any later call may fill: hidden code git runs on the next commit. A command name
+ * taken over by a guard program or by other code. A readable source is judged by its text (scriptReaders.ts' row).
+ */
+const placementFindings = (command: SimpleCommand, scope: LineScope, scripts: RunScripts): CommandFinding[] => {
+  if (!placingCommands.has(command.program) && command.redirects.length === 0) return [];
+  const context = contextOf(scope, command);
+  const found = placements(command, scope.analysis, context.home, context.cwd);
+  if (found.length === 0) return [];
+  const written = command === scope.analysis.commands[0] ? new Set<string>() : writtenBefore(scope.analysis, command);
+  for (const p of found) {
+    const where = p.place === 'command-name' ? `the command name ${p.placed}` : `${p.placed} (${p.place.name})`;
+    const takeover = takesOverName(p);
+    if (takeover !== null) return [{ id: 'hidden-command', what: `${where}: ${takeover}` }];
+    if (p.place !== 'command-name' && p.place.byName) continue;
+    if (p.whole) return [{ id: 'hidden-command', what: `${where}: a folder copied in whole, its files unread, run later` }];
+    const absolute = p.source === null ? null : resolvePath(p.source, context)?.absolute ?? null;
+    if (p.link && (p.source === null || temporaryFolder.test(absolute ?? p.source))) return [{ id: 'hidden-command', what: `${where}: linked to ${p.written}, which may hold anything when it runs` }];
+    const text = p.source !== null && written.has(p.written) ? 'written on the line' : absolute === null ? undefined : scripts[absolute];
+    if (text === undefined && p.source !== null && projectOwnSource(absolute ?? p.source, p.placed)) continue;
+    if (text === undefined || text === '') return [{ id: 'hidden-command', what: `${where}: ${p.written}, a file the floor cannot read, run later` }];
+  }
+  return [];
+};
+const placingCommands = new Set(['cp', 'mv', 'install', 'ln', 'rsync', 'scp', 'hash', 'tee', 'dd', 'curl', 'wget']);
+
 export const persistenceCommandRules: readonly CommandRule[] = [
+  {
+    name: 'places-code-where-it-runs-later',
+    find: placementFindings,
+    ...placementExamples,
+  },
   {
     name: 'git-template-hooks',
     find: gitTemplateFindings,

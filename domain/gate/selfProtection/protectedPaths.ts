@@ -581,6 +581,8 @@ const matchGlob = (path: string, index: ProtectionIndex): PathHit | null => {
     // With `shopt -s nocaseglob` (set on this line or an earlier one) `CONFIG.yam[l]` is config.yaml: names caseless.
     const caseless = segmentsOf(path).map((s) => s === '**' ? null : caselessGlob(s));
     for (const n of hermesHomeBlocked) if (name === undefined && (reaches(pattern, [...h.segments, n], 'inside') || reaches(caseless, [...h.segments, n], 'inside'))) name = n;
+    // `/srv/h/profiles/*/config.yaml`: each profile is a home of its own, listed in the facts or not.
+    name ??= profileFileGlob(pattern, h.segments);
     hits.push(name !== undefined ? { kind: 'hermes-file', what: `${h.path}/${name}` } : { kind: 'hermes-home', what: h.path });
   }
   const last = pattern[pattern.length - 1];
@@ -590,6 +592,19 @@ const matchGlob = (path: string, index: ProtectionIndex): PathHit | null => {
     if (parent?.test('.claude') && (last?.test('settings.json') || last?.test('settings.local.json'))) hits.push({ kind: 'runtime-settings', what: '.claude/settings.json' });
   }
   return strictest(hits);
+};
+
+/**
+ * The protected name a pattern reaches in some profile of a home (`HOME/profiles/<any>/NAME`), as `profiles/NAME/…`
+ * does when spelled out. Only where the pattern's segments line up with the home's (no `**` before the profile).
+ */
+const profileFileGlob = (pattern: readonly SegmentPattern[], home: readonly string[]): string | undefined => {
+  const at = home.length;
+  if (pattern.length < at + 3 || !pattern[at]?.test('profiles') || pattern[at + 1] === null) return undefined;
+  for (let i = 0; i < at; i++) if (pattern[i] === null || !pattern[i]!.test(home[i]!)) return undefined;
+  const rest = pattern.slice(at + 2);
+  for (const n of hermesHomeBlocked) if (reaches(rest, [n], 'inside')) return `profiles/*/${n}`;
+  return undefined;
 };
 
 /**

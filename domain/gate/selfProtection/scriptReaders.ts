@@ -12,6 +12,7 @@ import { firstOperandIndex, parseOptions, type OptionGrammar } from '../../shell
 import { isShell } from '../../shell/shellInvocation.ts';
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
 import { dcShellTexts, exWrittenFiles, m4ShellTexts, makefileText, sedShellTexts, viaAssignments } from './embeddedLanguages.ts';
+import { placements } from './placedCode.ts';
 
 /**
  * How a file's text is read: as shell text, as code, or through the program's own language down to the shell
@@ -283,6 +284,13 @@ const pathFolders = (c: SimpleCommand, analysis: ShellAnalysis): string[] => {
 const pathFiles = (c: SimpleCommand, analysis: ShellAnalysis): RunFile[] =>
   c.programPath.includes('/') ? [] : [...new Set(pathFolders(c, analysis))].map((dir) => ({ path: inFolder(dir, c.program), as: 'direct' as const }));
 
+/**
+ * Files copied, moved, installed or linked into a git hooks folder or a folder on PATH, and `hash -p FILE NAME`
+ * (placedCode.ts): git or a later bare name runs them. `~` stays as written; the caller resolves it.
+ */
+const placedFiles = (c: SimpleCommand, analysis: ShellAnalysis): RunFile[] =>
+  placements(c, analysis, '~', c.cwd?.startsWith('/') === true ? c.cwd : null).flatMap((p) => p.source === null || p.whole ? [] : [{ path: p.source, as: 'direct' as const }]);
+
 // ---- the table ----
 
 /** Variables whose value is a program the command starts (an askpass helper, an editor, a pager, the shell). */
@@ -420,6 +428,13 @@ export const scriptReaders: readonly ScriptReader[] = [
       "printf '#!/bin/sh\\nrm -rf ~/.hermes/plugins\\n' > /tmp/a.sh; SHELL=/tmp/a.sh script -q /dev/null"],
     allows: ["printf '#!/bin/sh\\necho secret\\n' > /tmp/a.sh; GIT_ASKPASS=/tmp/a.sh git fetch https://x.example/r", 'GIT_EDITOR=vim git commit', 'git -c core.pager=less log',
       'SHELL=/bin/bash script -q /dev/null', 'git -c user.name=/tmp/x commit -m x'],
+  },
+  {
+    name: 'a file put where git or a later command name runs it (cp, mv, install, ln, rsync, cat >, tee, dd into .git/hooks or a PATH folder; hash -p)', programs: /./, files: placedFiles,
+    stops: ["printf '#!/bin/sh\\nhermes config set approvals.yolo true\\n' > /tmp/e; cp /tmp/e .git/hooks/pre-commit", "echo 'tollgate approve abc always' > /tmp/t.sh; install -m 755 /tmp/t.sh ~/.local/bin/t",
+      "echo 'rm -rf ~/.hermes/plugins' > /tmp/h; mv /tmp/h .husky/pre-push", "echo 'pkill -f tollgate' > /tmp/k; hash -p /tmp/k make",
+      "echo 'tollgate approve abc always' > /tmp/h; cat /tmp/h > .git/hooks/pre-commit"],
+    allows: ["printf '#!/bin/sh\\nnpm test\\n' > /tmp/h; cp /tmp/h .git/hooks/pre-commit", "echo 'make lint' > /tmp/t.sh; install -m 755 /tmp/t.sh ~/.local/bin/lint", 'cp a.txt b.txt'],
   },
   {
     name: 'a program found first in a folder put in front of PATH', programs: /^[^/]+$/, files: pathFiles,

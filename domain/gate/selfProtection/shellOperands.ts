@@ -5,7 +5,7 @@
  * `python3 tool.py ~/.hermes/config.yaml` are all writes as far as the floor knows.
  */
 import { containerMounts } from './processReach.ts';
-import { parseOptions } from '../../shell/commandOptions.ts';
+import { parseOptions, type ParsedOptions } from '../../shell/commandOptions.ts';
 import { writtenFiles } from '../../shell/commandFacts.ts';
 import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 import { boundedMemo, recentMemo } from '../../shell/recentMemo.ts';
@@ -401,13 +401,32 @@ const rewritesWorkTree = (sub: string, rest: readonly string[]): boolean => {
  * so is DIR/basename of each source when the destination is a folder. A recursive copy reads its sources whole;
  * `SRC/.` (cp) or `SRC/` (rsync) pours the source's contents into the destination.
  */
+export interface CopyLayout {
+  readonly options: ParsedOptions;
+  /** The -t / --target-directory folder, when given. */
+  readonly target: string | null;
+  readonly operands: readonly string[];
+  /** The destination: -t's folder, else the last operand (`.` for `ln TARGET` alone); null without one. */
+  readonly directory: string | null;
+  readonly sources: readonly string[];
+}
+
+/** How cp, mv, install, ln, rsync and scp split their operands into sources and a destination (one reading for every row). */
+export const copyLayout = (command: SimpleCommand): CopyLayout => {
+  const options = parseOptions(command.args, copyGrammar);
+  const given = options.short.get('t') ?? options.long.get('target-directory');
+  const target = typeof given === 'string' ? given : null;
+  const operands = options.operands;
+  const ln = command.program === 'ln';
+  const directory = target ?? (operands.length >= 2 ? operands[operands.length - 1]! : ln ? '.' : null);
+  const sources = target !== null ? operands : operands.length >= 2 ? operands.slice(0, -1) : ln ? operands : [];
+  return { options, target, operands, directory, sources };
+};
+
 const copyOperands = (command: SimpleCommand, words: readonly string[]): Operands => {
   const { program, args } = command;
-  const options = parseOptions(args, copyGrammar);
-  const target = options.short.get('t') ?? options.long.get('target-directory');
-  const operands = options.operands;
-  const directory = typeof target === 'string' ? target : operands.length >= 2 ? operands[operands.length - 1]! : program === 'ln' ? '.' : null;
-  const sources = typeof target === 'string' ? operands : operands.length >= 2 ? operands.slice(0, -1) : program === 'ln' ? operands : [];
+  const { options, target: given, operands, directory, sources } = copyLayout(command);
+  const target = given ?? undefined;
   const recursive = program === 'mv' || (program === 'rsync' ? options.short.has('a') || isRecursive(args) || options.long.has('archive')
     : options.short.has('a') || options.long.has('archive') || isRecursive(args));
   // A symbolic or hard link to a protected path is a way to it for a later call.

@@ -44,19 +44,24 @@ export const lineScope = (analysis: ShellAnalysis, index: ProtectionIndex, workd
   let gone = lost && start === null;
   // pushd's folders, so popd returns where the line was (red team 6: pushd, pushd, popd back into a Hermes home).
   const stack: { cwd: string | null; base: string | null; gone: boolean }[] = [];
+  const cdpathOnLine = cdpath || analysis.source.includes('CDPATH=');
+  // After a `cd` CDPATH may have sent elsewhere, the analyzer's own reckoning of the folder is not trusted either.
+  let searchedSince = false;
   for (const command of analysis.commands) {
-    const known = command.cwd === undefined ? null : absoluteDir(command.cwd, { home, hermesHome, cwd: start });
+    const known = command.cwd === undefined || searchedSince ? null : absoluteDir(command.cwd, { home, hermesHome, cwd: start });
     cwds.push(known ?? cwd);
     bases.push(known === null && cwd === null ? base : null);
     losts.push(known === null && cwd === null && gone);
     // Followed through the line in order; a `cd` inside a subshell may be over-applied, which errs towards matching.
     const pushes = command.program === 'pushd' && command.args.some((a) => !a.startsWith('-') && !/^[+-]\d+$/.test(a));
     // `-n` changes only the stack, never the folder.
-    if ((command.program === 'pushd' || command.program === 'popd') && command.args.includes('-n') && command.via.length === 0) {
+    // `CDPATH=/root cd .hermes`: leading assignments leave the builtin running in this shell, so it still moves.
+    const direct = command.via.length === 0 || command.via.every((v) => /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(v));
+    if ((command.program === 'pushd' || command.program === 'popd') && command.args.includes('-n') && direct) {
       if (command.program === 'popd') stack.pop();
       continue;
     }
-    if ((command.program === 'pushd' || command.program === 'popd') && !pushes && command.via.length === 0) {
+    if ((command.program === 'pushd' || command.program === 'popd') && !pushes && direct) {
       // `popd` returns to the folder the line pushed from; `pushd +1`, a bare `pushd` (swap) or a popd past what the
       // line pushed lands in a folder of the stack the gate never saw: the directory is lost.
       const back = command.program === 'popd' && command.args.every((a) => a === '--') ? stack.pop() : undefined;
@@ -64,12 +69,14 @@ export const lineScope = (analysis: ShellAnalysis, index: ProtectionIndex, workd
       else { cwd = null; base = null; gone = true; }
       continue;
     }
-    if (pushes && command.via.length === 0) stack.push({ cwd, base, gone });
-    if ((command.program === 'cd' || pushes) && command.via.length === 0) {
+    if (pushes && direct) stack.push({ cwd, base, gone });
+    if ((command.program === 'cd' || pushes) && direct) {
       const target = command.args.find((a) => !a.startsWith('-') || a === '-');
       const relativeTarget = target !== undefined && target !== '-' && !/^[/~$]/.test(target);
       // With CDPATH exported (or set on this line), `cd data` may land in any of its folders: the directory is lost.
-      const searched = relativeTarget && !/^\.{1,2}(?:\/|$)/.test(target!) && (cdpath || /\bCDPATH=/.test(analysis.source));
+      const searched = relativeTarget && !/^\.{1,2}(?:\/|$)/.test(target!) && cdpathOnLine;
+      if (searched) searchedSince = true;
+      else if (target !== undefined && /^[/~]/.test(target)) searchedSince = false;
       cwd = target === undefined ? home : target === '-' || searched ? null : absoluteDir(target, { home, hermesHome, cwd });
       base = cwd === null && relativeTarget && !searched ? (base === null ? target : `${base}/${target}`) : null;
       if (cwd !== null) gone = false;
