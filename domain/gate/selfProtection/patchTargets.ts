@@ -1,8 +1,10 @@
 /**
  * The files a Hermes patch would touch. Replace mode names one `path`; patch mode (V4A) names them in
  * `*** Update File:`, `*** Add File:`, `*** Delete File:` and `*** Move File: a -> b` headers (both sides count),
- * read leniently: any spacing, any case of the verb. A patch whose headers cannot be read is reported so the
- * layer can refuse it when it mentions a protected path anywhere.
+ * read leniently: any spacing, any case of the verb. A unified diff's headers (`--- a/x`, `+++ b/x`, `diff --git`,
+ * rename and copy lines) count too, each path as written and without git's `a/` / `b/` prefix (red team 7): a tool
+ * that applies them strips one level. A patch whose headers cannot be read is reported so the layer can refuse it
+ * when it mentions a protected path anywhere.
  */
 
 export interface PatchTargets {
@@ -14,6 +16,16 @@ export interface PatchTargets {
 }
 
 const header = /^\s*\*{3}\s*(update|add|delete|move)\s+(?:file\s*)?(?:to\s*)?:?\s*(.*?)\s*$/i;
+/** `--- PATH[\tdate]`, `+++ PATH`, `rename from PATH`, `copy to PATH`; `diff --git a/X b/Y` separately. */
+const unifiedHeader = /^(?:(?:---|\+\+\+)[ \t]+|(?:rename|copy)[ \t]+(?:from|to)[ \t]+)("(?:[^"\\]|\\.)*"|[^\t]*?)(?:\t.*)?\s*$/;
+const gitDiffHeader = /^diff --git[ \t]+(\S+)[ \t]+(\S+)\s*$/;
+
+/** A unified diff path as written and, for git's `a/x` / `b/x`, as a tool stripping one level reads it. */
+const unifiedPaths = (path: string): string[] => {
+  const plain = path.startsWith('"') ? path.slice(1, -1).replace(/\\(.)/g, '$1') : path;
+  if (plain === '' || plain === '/dev/null') return [];
+  return /^[ab]\//.test(plain) ? [plain, plain.slice(2)] : [plain];
+};
 
 export const patchTargets = (args: Readonly<Record<string, unknown>>): PatchTargets => {
   const paths: string[] = [];
@@ -26,6 +38,10 @@ export const patchTargets = (args: Readonly<Record<string, unknown>>): PatchTarg
   const moved: string[] = [];
   let found = false;
   for (const line of text.split(/\r?\n|\r/)) {
+    const unified = line.startsWith('diff --git') ? gitDiffHeader.exec(line) : null;
+    if (unified !== null) { found = true; paths.push(...unifiedPaths(unified[1]!), ...unifiedPaths(unified[2]!)); continue; }
+    const side = /^(?:---|\+\+\+|rename |copy )/.test(line) ? unifiedHeader.exec(line) : null;
+    if (side !== null) { found = true; paths.push(...unifiedPaths(side[1]!)); continue; }
     const match = header.exec(line);
     if (match === null) continue;
     found = true;

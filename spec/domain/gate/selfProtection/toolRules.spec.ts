@@ -44,6 +44,13 @@ describe('self-protection for file tools and code cells', () => {
       expect(ids('patch', { mode: 'patch', patch: 'garbage touching /home/agent/project/tollgate.yaml' })).to.include('block:write-protected-path'));
     it('allows a patch of project files', () => expect(patch('*** Update File: src/app.ts\n@@\n-a\n+b\n*** Add File: docs/new.md\n+x')).to.deep.equal([]));
     it('lists every header path', () => expect(patchTargets({ mode: 'patch', patch: '*** Update File: a\n*** Move File: b -> c\n*** Delete File: d' }).paths).to.deep.equal(['a', 'b', 'c', 'd']));
+    it("reads a unified diff's headers, each git a/ b/ path also without its prefix", () => {
+      const diff = 'diff --git a/tollgate.yaml b/tollgate.yaml\n--- a/tollgate.yaml\n+++ b/tollgate.yaml\t2026-01-01\n@@ -1 +1 @@\n-x\n+y\n';
+      const targets = patchTargets({ mode: 'patch', patch: diff });
+      expect(targets.unreadable).to.equal(false);
+      expect([...new Set(targets.paths)]).to.deep.equal(['a/tollgate.yaml', 'tollgate.yaml', 'b/tollgate.yaml']);
+      expect(patchTargets({ mode: 'patch', patch: '--- /dev/null\n+++ "b/my file"\nrename from old\nrename to new\n' }).paths).to.deep.equal(['b/my file', 'my file', 'old', 'new']);
+    });
   });
 
   describe('read_file and search_files', () => {
