@@ -11,6 +11,8 @@ import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 import { boundedMemo, recentMemo } from '../../shell/recentMemo.ts';
 import { isTollgateControl } from './controlCommands.ts';
 import { loopbackRemotePath, programWrites } from './programWrites.ts';
+import { secretFileNames, type WalkFilter } from './secretWalks.ts';
+import { searcherOperands } from './treeReaders.ts';
 
 export interface Operands {
   /** Words the command may write, create, delete or change the mode of. */
@@ -29,6 +31,8 @@ export interface Operands {
   readonly fills?: readonly string[];
   /** Folders read whole (`tar c`, `zip -r`, `grep -r`, `cp -r`, `find -exec`, `git add -f`): their secrets are read. */
   readonly treeReads?: readonly string[];
+  /** What the walk of those folders skips (a searcher's dot-name rule, excludes, includes); absent: nothing. */
+  readonly treeWalk?: WalkFilter;
   /** What a new link points at (`ln -s TARGET`, `cp -s`): a link to a protected path reaches it later. */
   readonly linkTargets?: readonly string[];
   /**
@@ -174,12 +178,9 @@ const programOperands = (command: SimpleCommand): Operands => {
       const hosts = mounts.filter((m) => !m.readOnly).map((m) => m.host);
       return { ...writeAll(words), fills: hosts, treeReads: mounts.filter((m) => m.readOnly).map((m) => m.host) };
     }
-    // A recursive search prints what it finds; one that prints only names or counts (-l, -L, -c, -q, --files) does not.
-    case 'grep': case 'egrep': case 'fgrep': case 'rg': case 'ag': {
-      const recursive = program === 'rg' || program === 'ag' || isRecursive(args) || args.includes('-d');
-      const namesOnly = args.some((a) => /^-[a-zA-Z]*[lLcq]/.test(a) || ['--files-with-matches', '--files-without-match', '--count', '--quiet', '--files'].includes(a));
-      return { ...none, reads: words, treeReads: recursive && !namesOnly ? words : [] };
-    }
+    // A recursive search prints what it finds, through what its options skip (treeReaders.ts).
+    case 'grep': case 'egrep': case 'fgrep': case 'rg': case 'ag': case 'ack': case 'ack-grep': case 'ugrep': case 'ug':
+      return searcherOperands(command, words)!;
     default: {
       const known = programWrites(command, words);
       if (known !== null) return known;
@@ -282,9 +283,10 @@ const findOperands = (args: readonly string[], words: readonly string[]): Operan
   const starts = firstExpression < 0 ? args : args.slice(0, firstExpression);
   const deletes = args.includes('-delete');
   const outputs = args.flatMap((a, i) => findValueActions.has(a) && args[i + 1] !== undefined ? [args[i + 1]!] : []);
-  // `find data -type f -exec cat {} +`: whatever it runs is run on every file below the starts.
+  // `find data -type f -exec cat {} +`: whatever it runs is run on every file below the starts (`.` when none is
+  // given), unless a name filter leaves every secret out (`-name '*.ts'`).
   const runs = args.some((a) => a === '-exec' || a === '-execdir' || a === '-ok' || a === '-okdir');
-  const treeReads = runs ? starts : [];
+  const treeReads = runs ? listedFolders(args).folders : [];
   if (!deletes && outputs.length === 0) return { ...none, reads: words, treeReads };
   return { writes: deletes ? [...starts, ...outputs] : outputs, reads: words, trees: deletes ? starts : [], code: [], readOnly: false, treeReads };
 };
@@ -472,19 +474,15 @@ const bindOperands = (command: SimpleCommand, words: readonly string[]): Operand
   return sources.length > 0 ? { ...writeAll(words), linkTargets: sources, treeReads: sources } : writeAll(words);
 };
 
-/**
- * Secret files' names as they are on disk (ops/gate/protectedState.ts keyFileNames, and the HTTP token), for
- * judging a find's name filters (`find . -name '*.key' | xargs cat`).
- */
-const secretSampleNames = ['payload-hmac.key', 'checkpoint-hmac.key', 'checkpoint.ed25519', 'runtime-registrations.json', 'http-token'];
 const findNameTests = new Set(['-name', '-iname', '-path', '-ipath', '-wholename', '-iwholename', '-regex', '-iregex', '-lname', '-ilname']);
 
 /**
  * The folders whose files a find lists may include a secret: its start folders, unless every name filter it has
  * is a plain glob that no secret's file name matches. A negation, -regex or an -o keeps them all (fail closed).
  */
-export const findListedFolders = (find: SimpleCommand): { readonly folders: readonly string[]; readonly namedLikeSecrets: boolean } => {
-  const { args } = find;
+export const findListedFolders = (find: SimpleCommand): { readonly folders: readonly string[]; readonly namedLikeSecrets: boolean } => listedFolders(find.args);
+
+const listedFolders = (args: readonly string[]): { readonly folders: readonly string[]; readonly namedLikeSecrets: boolean } => {
   const firstExpression = args.findIndex((a) => a.startsWith('-') || a === '(' || a === '!');
   const starts = firstExpression < 0 ? [...args] : args.slice(0, firstExpression);
   if (starts.length === 0) starts.push('.');
@@ -498,7 +496,7 @@ export const findListedFolders = (find: SimpleCommand): { readonly folders: read
     filtered = true;
     // A whole-path pattern depends on where the keys lie below each start: kept (fail closed).
     if (arg.includes('path') || arg.includes('wholename')) return { folders: starts, namedLikeSecrets: true };
-    if (secretSampleNames.some((name) => globMatchesName(pattern, name, arg.startsWith('-i')))) return { folders: starts, namedLikeSecrets: true };
+    if (secretFileNames.some((name) => globMatchesName(pattern, name, arg.startsWith('-i')))) return { folders: starts, namedLikeSecrets: true };
   }
   return { folders: filtered ? [] : starts, namedLikeSecrets: false };
 };

@@ -8,7 +8,9 @@ import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 import {
   detachesGateway, isHermesControl, isTollgateControl, killsGuard, startsUnguardedHermes, throughLink, uninstallsGuard,
 } from './controlCommands.ts';
-import { containsAnywhere, containsProtected, matchAbsolute, resolvePath, type PathContext, type PathHit } from './protectedPaths.ts';
+import { containsAnywhere, containsProtected, isPattern, matchAbsolute, resolvePath, type PathContext, type PathHit } from './protectedPaths.ts';
+import { lineGlobbing, type Globbing } from './lineGlobbing.ts';
+import { readsEverything, secretReached, type WalkFilter } from './secretWalks.ts';
 import { contextOf, hitInText, hitOf, withDefaults, wordHit, type LineScope } from './shellScope.ts';
 import { argWords, findListedFolders, operandsOf, readOnlyPrograms, type Landing, type Operands } from './shellOperands.ts';
 import { npmLoadsCode, wrapperWrites } from './programWrites.ts';
@@ -252,9 +254,17 @@ const readsSecret = (command: SimpleCommand, scope: LineScope): string | null =>
   const hit = firstHit(operands.reads, command, scope, (h) => h.kind === 'secret');
   if (hit !== null) return describe(hit);
   const context = contextOf(scope, command);
+  const globbing = lineGlobbing(scope.analysis);
+  // `shopt -s nocaseglob; cat .TOLLGATE/KEYS/*`: a pattern then names the keys whatever their case.
+  if (globbing.nocaseglob) {
+    for (const word of operands.reads) {
+      const hit = isPattern(word) ? foldedPatternHit(word, context, scope, globbing) : null;
+      if (hit !== null) return describe(hit);
+    }
+  }
   // A folder read whole (`tar c data`, `grep -r . data`, `cp -r data /tmp`) reads the keys inside it.
   for (const word of operands.treeReads ?? []) {
-    const inside = treeHit(word, context, scope, true);
+    const inside = treeReadHit(word, context, scope, operands.treeWalk ?? readsEverything, globbing);
     if (inside !== null) return describe(inside);
   }
   for (const text of operands.code) {
@@ -269,7 +279,7 @@ const readsSecret = (command: SimpleCommand, scope: LineScope): string | null =>
       const listed = findListedFolders(find);
       const findContext = contextOf(scope, find);
       for (const folder of listed.folders) {
-        const inside = treeHit(folder, findContext, scope, true);
+        const inside = treeReadHit(folder, findContext, scope, readsEverything, lineGlobbing(scope.analysis));
         if (inside !== null) return describe(inside);
         // Files named like the keys, below a folder the floor cannot place (no cwd): it may hold tollgate's data.
         if (listed.namedLikeSecrets && resolvePath(folder, findContext)?.absolute == null) return `files named like tollgate's keys below ${folder}, a folder the floor cannot place`;
@@ -278,6 +288,50 @@ const readsSecret = (command: SimpleCommand, scope: LineScope): string | null =>
   }
   return scope.analysis.commands.length > 1 && scope.analysis.commands[0] !== command ? readsThroughLineCopy(operands, command, scope) : null;
 };
+
+/**
+ * The secret a folder read whole reaches, after what the walk skips: at a known place (the word as written and
+ * where a link of the call leads), at every folder a relative word may start from where the directory is unknown
+ * (secretWalks.ts), or anywhere where the terminal was lost.
+ */
+const treeReadHit = (word: string, context: PathContext, scope: LineScope, filter: WalkFilter, globbing: Globbing): PathHit | null => {
+  const own = treeReadAsWritten(word, context, scope, filter, globbing);
+  if (own !== null || !word.includes('${')) return own;
+  const fallback = withDefaults(word);
+  return fallback === word ? null : treeReadAsWritten(fallback, context, scope, filter, globbing);
+};
+
+const treeReadAsWritten = (word: string, context: PathContext, scope: LineScope, filter: WalkFilter, globbing: Globbing): PathHit | null => {
+  const resolved = resolvePath(word, context);
+  if (resolved === null) return null;
+  if (resolved.anywhere != null) return containsAnywhere(resolved.anywhere, scope.index, true, resolved.unknownVariable);
+  const caseless = globbing.nocaseglob && isPattern(word);
+  if (resolved.absolute !== null) {
+    const held = containsProtected(resolved.absolute, scope.index, true);
+    // Unfiltered and case kept, the folder holds them or not; else the walk decides (`rg x ~` skips `.tollgate`).
+    if (filter === readsEverything && !caseless) return held;
+    if (held === null && !caseless) return null;
+    const real = scope.index.links.get(resolved.absolute);
+    for (const path of real === undefined ? [resolved.absolute] : [resolved.absolute, real]) {
+      const hit = secretReached({ segments: pathSegments(path), relative: false }, scope.index, globbing, filter, 'tree', caseless);
+      if (hit !== null) return hit;
+    }
+    return null;
+  }
+  const relative = resolved.based ?? resolved.relative;
+  return relative == null || context.cwd !== null ? null : secretReached({ segments: relative, relative: true }, scope.index, globbing, filter, 'tree', caseless);
+};
+
+/** A pattern read with nocaseglob on: the secret files it may name, the case of every letter folded. */
+const foldedPatternHit = (word: string, context: PathContext, scope: LineScope, globbing: Globbing): PathHit | null => {
+  const resolved = resolvePath(word, context);
+  if (resolved === null) return null;
+  if (resolved.absolute !== null) return secretReached({ segments: pathSegments(resolved.absolute), relative: false }, scope.index, globbing, readsEverything, 'names', true);
+  const relative = resolved.based ?? resolved.relative;
+  return relative == null || context.cwd !== null ? null : secretReached({ segments: relative, relative: true }, scope.index, globbing, readsEverything, 'names', true);
+};
+
+const pathSegments = (path: string): string[] => path.split('/').filter((s) => s !== '');
 
 /** Programs that print names, sizes or counts of what they are given, never the contents. */
 const metadataOnly: ReadonlySet<string> = new Set(['ls', 'stat', 'du', 'file', 'wc', 'basename', 'dirname', 'realpath', 'readlink', 'echo', 'printf', 'test', 'touch']);
@@ -404,6 +458,9 @@ export const protectionRules: readonly ProtectionRule[] = [
       // Red team 5: sed's r command; the working directory spelled through /proc.
       "sed -n 'r /home/agent/project/data/keys/payload-hmac.key' /etc/hostname", 'cat /proc/self/cwd/data/http-token',
       'cd /home/agent/project && cat /proc/self/cwd/data/http-token', 'cat /proc/1234/cwd/data/keys/payload-hmac.key',
+      // Red team 6: the working directory (unknown: it may hold the data folder) read whole; caseless and globstar patterns.
+      'tar -cf /tmp/all.tar .', 'zip -r /tmp/all.zip .', 'cp -a . /tmp/backup', "grep -r --include='*.key' x .", 'rg token', 'find . -type f -exec cat {} +',
+      'shopt -s nocaseglob; cat DATA/KEYS/*', 'shopt -s globstar; grep -r . **/keys', 'cd /home/agent && tar -cf /tmp/h.tar .', 'cp -r project/data /tmp/d',
     ],
     allows: ['echo "$(<notes.txt)"', 'cat < input.txt', 'exec 3<&0', 'cpio -o <<< notes.txt > /tmp/n.cpio',
       'cat README.md', 'ls data/', 'ls -la /home/agent/project/data', 'cat ~/.ssh/id_rsa.pub', 'curl -f -o out.json https://example.com/x.json',
@@ -413,7 +470,9 @@ export const protectionRules: readonly ProtectionRule[] = [
       // A find whose name filter no key file matches, or whose files are only listed (ls) or counted (wc).
       "find . -name '*.md' | xargs cat", "find /home/agent/project -name '*.ts' | xargs grep TODO", "find /home/agent/project -name '*.key' | xargs ls -l",
       'find /home/agent/project/src -type f | xargs wc -l', 'cp -r /home/agent/project/docs /tmp/d && cat /tmp/d/README.md', "find /tmp/x -path '*/src/*' | xargs cat",
-      "find /home/agent/project -name '*.ts' | cpio -o > /tmp/src.cpio", 'docker run --rm -v /home/agent/project/docs:/d:ro alpine ls /d', "sed '1r notes.txt' x.txt", 'cat /proc/self/cwd/README.md'],
+      "find /home/agent/project -name '*.ts' | cpio -o > /tmp/src.cpio", 'docker run --rm -v /home/agent/project/docs:/d:ro alpine ls /d', "sed '1r notes.txt' x.txt", 'cat /proc/self/cwd/README.md',
+      'grep -r TODO src/', 'grep -r . src', 'tar -czf build.tgz dist/', 'zip -r site.zip public', 'cp -a src /tmp/x', 'cd /home/agent/project/src && grep -rn foo .',
+      'cd /home/agent/project/docs && rsync -a ./ /tmp/backup/', 'shopt -s nocaseglob; ls *.JPG', 'cat DATA/KEYS/*', 'cp -r data /tmp/d', "find . -name '*.ts' -exec grep -H TODO {} +"],
   },
   {
     id: 'write-protected-path',
