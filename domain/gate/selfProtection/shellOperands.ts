@@ -138,7 +138,7 @@ const programOperands = (command: SimpleCommand): Operands => {
       return { ...writeAll(words), trees: program === 'rmdir' || isRecursive(args) ? parseOptions(args).operands : [] };
     // A folder made unreadable or re-owned takes what is below it along, recursive or not.
     case 'chmod': case 'chown': case 'chgrp': return { ...writeAll(words), trees: parseOptions(args).operands };
-    case 'tar': return tarOperands(args, words);
+    case 'tar': case 'bsdtar': case 'gtar': return tarOperands(args, words);
     case 'unzip': {
       const options = parseOptions(args, { shortWithValue: 'dx' });
       const into = options.short.get('d');
@@ -161,7 +161,10 @@ const programOperands = (command: SimpleCommand): Operands => {
       const into = options.short.get('d') ?? options.long.get('directory');
       return { ...writeAll(words), fills: [typeof into === 'string' ? into : '.'] };
     }
-    case 'zip': case '7z': case '7za': {
+    // `jar cf x.jar .`, `mksquashfs . x.sqsh`, `restic backup .`, `borg create r::a .`, `rclone copy . r:`: folders packed or sent whole.
+    case 'jar': case 'mksquashfs': case 'mkisofs': case 'genisoimage': case 'restic': case 'borg': case 'rclone': case 'duplicity':
+      return { ...writeAll(words), treeReads: packsFolders(program, args) ? words : [] };
+    case 'zip': case '7z': case '7za': case '7zr': case '7zz': {
       const recursive = args.some((a) => /^-[a-zA-Z]*r/.test(a) || a === '--recurse-paths') || program !== 'zip';
       return { ...writeAll(words), treeReads: recursive ? parseOptions(args).operands.slice(program === 'zip' ? 1 : 2) : [] };
     }
@@ -179,8 +182,13 @@ const programOperands = (command: SimpleCommand): Operands => {
       return { ...writeAll(words), fills: hosts, treeReads: mounts.filter((m) => m.readOnly).map((m) => m.host) };
     }
     // A recursive search prints what it finds, through what its options skip (treeReaders.ts).
-    case 'grep': case 'egrep': case 'fgrep': case 'rg': case 'ag': case 'ack': case 'ack-grep': case 'ugrep': case 'ug':
+    case 'grep': case 'egrep': case 'fgrep': case 'rg': case 'ag': case 'ack': case 'ack-grep': case 'ugrep': case 'ug': case 'diff':
       return searcherOperands(command, words)!;
+    // fd's `-x CMD` is not unwrapped: what it runs may write any of the words, as before.
+    case 'fd': case 'fdfind': {
+      const { treeReads, treeWalk } = searcherOperands(command, words)!;
+      return { ...writeAll(words), treeReads: treeReads ?? [], ...(treeWalk === undefined ? {} : { treeWalk }) };
+    }
     default: {
       const known = programWrites(command, words);
       if (known !== null) return known;
@@ -192,6 +200,18 @@ const programOperands = (command: SimpleCommand): Operands => {
   if (readOnlyPrograms.has(program)) return { ...none, reads: words };
   // The code an interpreter runs: its arguments (-c, -e) and a heredoc or here-string it reads.
   return { ...writeAll(words), code: interpreters.test(program) ? [...args, ...(command.stdin === undefined ? [] : [command.stdin])] : [] };
+};
+
+/** Whether the archiver or backup tool reads the folders it is given (its create, backup or copy mode; fail closed otherwise). */
+const packsFolders = (program: string, args: readonly string[]): boolean => {
+  const first = args.find((a) => !a.startsWith('-')) ?? '';
+  switch (program) {
+    case 'jar': return /^-?[a-zA-Z]*[cu]/.test(args[0] ?? '') || args.some((a) => a === '--create' || a === '--update');
+    case 'restic': return args.includes('backup');
+    case 'borg': return args.includes('create');
+    case 'rclone': return ['copy', 'sync', 'move', 'copyto', 'moveto', 'bisync', 'cat', 'serve'].includes(first);
+    default: return true;
+  }
 };
 
 const metadataPrograms: ReadonlySet<string> = new Set(['ls', 'stat', 'du', 'df', 'file', 'tree', 'realpath', 'readlink', 'basename', 'dirname', 'test', '[', '[[', 'cd', 'pushd', 'popd']);
@@ -323,14 +343,16 @@ const gitOperands = (args: readonly string[], words: readonly string[], via: rea
   // `git init [--separate-git-dir G] DIR` rewrites DIR's .git (a protected clone's history moved or replaced).
   if (sub === 'init') fills.push(parseOptions(rest, { longWithValue: ['separate-git-dir', 'template', 'initial-branch', 'object-format', 'shared'], shortWithValue: 'b' }).operands[0] ?? chdir ?? '.');
   // `git add -f data`: forced past .gitignore, the keys go into the index (and out with the next push).
-  const treeReads = sub === 'add' && rest.some((a) => a === '-f' || a === '--force' || /^-[a-zA-Z]*f/.test(a)) ? parseOptions(rest).operands : [];
+  // `git diff --no-index A B` compares two folders outside any repository and prints what differs, whole files included.
+  const forced = sub === 'add' && rest.some((a) => a === '-f' || a === '--force' || /^-[a-zA-Z]*f/.test(a));
+  const treeReads = forced || (sub === 'diff' && rest.includes('--no-index')) ? parseOptions(rest).operands : [];
   // `git -C <protected> …` works inside that folder whatever the subcommand; reading subcommands elsewhere only read.
   if (where.length > 0) return { ...writeAll(words), writes: [...where, ...words], fills, treeReads };
   // A reading subcommand still writes where --output (or format-patch's -o) points (red team 4, e14).
   const output = rest.some((a) => a.startsWith('-o') || a.startsWith('--output')) || sub === 'bundle' ? gitOutputs(sub, rest) : null;
   if (output !== null && output.files.length + output.dirs.length > 0)
     return { ...none, reads: words, readOnly: false, writes: [...output.files, ...output.dirs], fills: [...fills, ...output.dirs], treeReads };
-  return sub !== undefined && gitReadSubcommands.has(sub) ? { ...none, reads: words } : { ...writeAll(words), fills, treeReads };
+  return sub !== undefined && gitReadSubcommands.has(sub) ? { ...none, reads: words, treeReads } : { ...writeAll(words), fills, treeReads };
 };
 
 /**

@@ -18,7 +18,9 @@ export interface SearcherRow {
   /** Whether the search walks folders at all (grep needs -r; rg, ag and ack always do, unless told not to). */
   readonly recursive: (options: ParsedOptions) => boolean;
   /** Whether it prints only file names or counts (`-l`, `-c`, `-q`, `--files`): no contents come out. */
-  readonly namesOnly: (options: ParsedOptions) => boolean;
+  readonly namesOnly: (options: ParsedOptions, args: readonly string[]) => boolean;
+  /** The words that are the program's own, when some belong to a command it runs (fd's `-x cat {} ;`). */
+  readonly ownWords?: (args: readonly string[]) => readonly string[];
   /** Whether an option gives the pattern (`-e`, `-f`): then every operand is a file or folder. */
   readonly patternGiven: (options: ParsedOptions) => boolean;
   /** What the walk skips, from the options in the order given. */
@@ -105,6 +107,35 @@ const ackFilter = (args: readonly string[]): WalkFilter => {
 };
 const ackIgnoreOptions = new Set(['ignore-dir', 'ignore-directory']);
 
+// diff: -x / --exclude skip files and folders by name.
+const diffFilter = (args: readonly string[]): WalkFilter => {
+  const skip = orderedValues(args, diffExcludeOptions, 'x').filter((v) => nameGlob(v.value)).map((v) => ({ glob: v.value, keep: false }));
+  return { hidden: true, dirRules: skip, fileRules: skip, unmatchedFilesKept: true };
+};
+const diffExcludeOptions = new Set(['exclude']);
+
+// fd: -E skips files and folders, -e EXT keeps only files with that extension; -H or -u walks dot names.
+const fdFilter = (args: readonly string[], options: ParsedOptions): WalkFilter => {
+  const hidden = has(options, 'Hu', ['hidden', 'unrestricted']);
+  const values = orderedValues(fdOwn(args), fdFilterOptions, 'Ee');
+  const skip = values.filter((v) => (v.option === 'E' || v.option === 'exclude') && nameGlob(v.value)).map((v) => ({ glob: v.value, keep: false }));
+  const extensions = values.filter((v) => v.option === 'e' || v.option === 'extension').map((v) => ({ glob: `*.${v.value.replace(/^\./, '')}`, keep: true, caseless: true }));
+  return { hidden, dirRules: skip, fileRules: [...extensions, ...skip], unmatchedFilesKept: extensions.length === 0 };
+};
+const fdFilterOptions = new Set(['exclude', 'extension']);
+/** fd's own words: `-x` / `-X` take the words up to a `;` (or the end) as the command they run. */
+const fdExec = new Set(['-x', '-X', '--exec', '--exec-batch']);
+const fdOwn = (args: readonly string[]): readonly string[] => {
+  const own: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (!fdExec.has(args[i]!)) { own.push(args[i]!); continue; }
+    while (i + 1 < args.length && args[i + 1] !== ';') i++;
+    i++;
+  }
+  return own;
+};
+const runsOnEach = (args: readonly string[]): boolean => args.some((a) => fdExec.has(a));
+
 const grepGrammar: OptionGrammar = {
   shortWithValue: 'efmABCdD',
   longWithValue: ['regexp', 'file', 'max-count', 'after-context', 'before-context', 'context', 'directories', 'devices', 'include', 'exclude', 'exclude-dir', 'exclude-from', 'label', 'binary-files'],
@@ -188,6 +219,31 @@ export const searcherRows: readonly SearcherRow[] = [
     stops: ['ack token /home/agent/project', 'ack x /home/agent/project/data/keys'],
     allows: ['ack TODO /home/agent/project/src', 'ack -l x /home/agent/project', 'ack --ignore-dir=data x /home/agent/project'],
   },
+  {
+    name: 'diff',
+    programs: ['diff'],
+    grammar: { shortWithValue: 'CDFILSUWXx', longWithValue: ['exclude', 'exclude-from', 'starting-file', 'label', 'ignore-matching-lines', 'show-function-line', 'ifdef', 'width', 'tabsize', 'from-file', 'to-file'] },
+    // Files that differ are printed whole, against an empty copy too (`diff -r data /tmp/empty-copy`).
+    recursive: (o) => has(o, 'r', ['recursive']),
+    namesOnly: (o) => has(o, 'q', ['brief']),
+    patternGiven: () => true,
+    filter: diffFilter,
+    stops: ['diff -r /home/agent/project/data /tmp/x', 'diff -rN /tmp/empty /home/agent/project', 'cd /home/agent/project && diff -ru . /tmp/old'],
+    allows: ['diff -r src /tmp/src', 'diff -rq /home/agent/project /tmp/p', 'diff -r -x data /home/agent/project /tmp/p', 'diff /home/agent/project/README.md /tmp/R.md'],
+  },
+  {
+    name: 'fd',
+    programs: ['fd', 'fdfind'],
+    grammar: { shortWithValue: 'dEetjSco', longWithValue: ['max-depth', 'min-depth', 'exact-depth', 'exclude', 'extension', 'type', 'threads', 'size', 'color', 'owner', 'changed-within', 'changed-before', 'base-directory', 'search-path', 'path-separator', 'max-results', 'ignore-file'] },
+    recursive: () => true,
+    // Without -x / -X it prints names only.
+    namesOnly: (_, args) => !runsOnEach(args),
+    ownWords: fdOwn,
+    patternGiven: () => false,
+    filter: fdFilter,
+    stops: ['fd . /home/agent/project -x cat', 'cd /home/agent/project && fd -X cat', 'fd -H -E .git -x base64 {} \\; . /home/agent/project/data'],
+    allows: ['fd foo /home/agent/project', 'fd -e ts . /home/agent/project -x cat', 'fd . /home/agent/project/src -x wc -l', 'fd -E data . /home/agent/project -x cat'],
+  },
 ];
 
 const byProgram: ReadonlyMap<string, SearcherRow> = new Map(searcherRows.flatMap((row) => row.programs.map((p) => [p, row] as const)));
@@ -199,10 +255,11 @@ export const isSearcher = (program: string): boolean => byProgram.has(program);
 export const searcherOperands = (command: SimpleCommand, words: readonly string[]): Operands | null => {
   const row = byProgram.get(command.program);
   if (row === undefined) return null;
-  const options = parseOptions(command.args, row.grammar);
+  const own = row.ownWords?.(command.args) ?? command.args;
+  const options = parseOptions(own, row.grammar);
   const reading: Operands = { writes: [], reads: words, trees: [], code: [], readOnly: true };
-  if (!row.recursive(options) || row.namesOnly(options)) return reading;
+  if (!row.recursive(options) || row.namesOnly(options, command.args)) return reading;
   const operands = row.patternGiven(options) ? options.operands : options.operands.slice(1);
   // With no file or folder given, a recursive search walks the working directory.
-  return { ...reading, treeReads: operands.length === 0 ? ['.'] : operands, treeWalk: row.filter(command.args, options) };
+  return { ...reading, treeReads: operands.length === 0 ? ['.'] : operands, treeWalk: row.filter(own, options) };
 };
