@@ -12,7 +12,7 @@ import { boundedMemo, recentMemo } from '../../shell/recentMemo.ts';
 import { isTollgateControl } from './controlCommands.ts';
 import { loopbackRemotePath, programWrites } from './programWrites.ts';
 import { secretFileNames, type WalkFilter } from './secretWalks.ts';
-import { searcherOperands } from './treeReaders.ts';
+import { rsyncFilter, searcherOperands } from './treeReaders.ts';
 
 export interface Operands {
   /** Words the command may write, create, delete or change the mode of. */
@@ -63,6 +63,13 @@ const interpreters = /^(?:python[0-9.]*|node|nodejs|bun|deno|perl|ruby|php|osasc
 
 const gitReadSubcommands = new Set(['log', 'diff', 'show', 'status', 'blame', 'ls-files', 'grep', 'rev-parse', 'describe', 'shortlog', 'cat-file']);
 const copyGrammar = { shortWithValue: 'tSgmoB', longWithValue: ['target-directory', 'suffix', 'group', 'mode', 'owner', 'backup'] };
+/** rsync's own: `-t` is --times there (no target folder option), and these take values (`-e ssh`, `--exclude .git`). */
+const rsyncGrammar = {
+  shortWithValue: 'eBfMT',
+  longWithValue: ['rsh', 'block-size', 'filter', 'exclude', 'include', 'exclude-from', 'include-from', 'files-from', 'temp-dir', 'partial-dir', 'compare-dest', 'copy-dest',
+    'link-dest', 'backup-dir', 'suffix', 'chmod', 'chown', 'usermap', 'groupmap', 'timeout', 'contimeout', 'port', 'log-file', 'log-file-format', 'out-format',
+    'password-file', 'bwlimit', 'max-size', 'min-size', 'max-delete', 'modify-window', 'rsync-path', 'info', 'debug', 'skip-compress', 'iconv', 'remote-option'],
+};
 const sedGrammar = { shortWithValue: 'efl', shortAttachedOnly: 'i', longWithValue: ['expression', 'file', 'line-length'] };
 const sortGrammar = { shortWithValue: 'otTSk', longWithValue: ['output', 'field-separator', 'temporary-directory', 'buffer-size', 'key'] };
 
@@ -417,8 +424,8 @@ const rewritesWorkTree = (sub: string, rest: readonly string[]): boolean => {
  */
 const copyOperands = (command: SimpleCommand, words: readonly string[]): Operands => {
   const { program, args } = command;
-  const options = parseOptions(args, copyGrammar);
-  const target = options.short.get('t') ?? options.long.get('target-directory');
+  const options = parseOptions(args, program === 'rsync' ? rsyncGrammar : copyGrammar);
+  const target = program === 'rsync' ? undefined : options.short.get('t') ?? options.long.get('target-directory');
   const operands = options.operands;
   const directory = typeof target === 'string' ? target : operands.length >= 2 ? operands[operands.length - 1]! : program === 'ln' ? '.' : null;
   const sources = typeof target === 'string' ? operands : operands.length >= 2 ? operands.slice(0, -1) : program === 'ln' ? operands : [];
@@ -444,14 +451,17 @@ const copyOperands = (command: SimpleCommand, words: readonly string[]): Operand
   // (--parents and -R take the destination as a folder whatever it is spelled.)
   const landings = directory === null || names.length === 0 ? [] : [{ dir: directory, names, sure: sure || keepsPath, whole: recursive && program !== 'ln' }];
   // A link or a backup named on the command line may point anywhere: every option value is also checked as a write.
-  const optionValues = args.filter((a) => a.startsWith('-')).flatMap(wordsIn).slice(1);
+  // (rsync's --exclude/--include values are name patterns, not files.)
+  const optionValues = args.filter((a) => a.startsWith('-') && !(program === 'rsync' && /^--(?:exclude|include)=/.test(a))).flatMap(wordsIn).slice(1);
   const writes = typeof target === 'string' ? [target] : directory === null ? optionValues : [...wordsIn(directory), ...optionValues];
   // rsync --link-dest/--copy-dest/--compare-dest=DIR: the destination's files are hard links to (or copies of) DIR's,
   // a relative DIR counting from the destination (red team 4, d09).
   const bases = program === 'rsync' ? rsyncBaseDirs(args, directory) : [];
   const unsure = (program === 'cp' || program === 'install') && typeof target !== 'string' && operands.length >= 3 && directory !== null && !/\/$|^\.{1,2}$|\/\.{1,2}$|^~$/.test(directory)
     ? { writtenUnlessFolder: { dir: directory, words: sources.slice(1).flatMap(wordsIn) } } : {};
-  return { writes, reads: words, trees: [], code: [], readOnly: false, landings, fills, treeReads: recursive && program !== 'mv' ? [...sources, ...bases] : bases, linkTargets: bases.length === 0 ? links : [...links, ...bases], ...unsure };
+  // rsync's --exclude NAME leaves that name out of the walk (`rsync -a --exclude=.tollgate ~/ /backup/`).
+  const walk = program === 'rsync' && args.some((a) => a.startsWith('--exclude')) ? { treeWalk: rsyncFilter(args) } : {};
+  return { writes, reads: words, trees: [], code: [], readOnly: false, landings, fills, treeReads: recursive && program !== 'mv' ? [...sources, ...bases] : bases, linkTargets: bases.length === 0 ? links : [...links, ...bases], ...unsure, ...walk };
 };
 
 const rsyncBaseOptions = ['--link-dest', '--copy-dest', '--compare-dest'];

@@ -246,6 +246,32 @@ export const searcherRows: readonly SearcherRow[] = [
   },
 ];
 
+/**
+ * rsync's --exclude / --include (the first rule that matches a name decides): a name pattern without '/' matches
+ * at any depth, a trailing '/' only folders. Filter rules, rule files and path patterns are not read: an
+ * include the gate cannot read ends the list (it may keep what a later exclude names).
+ */
+export const rsyncFilter = (args: readonly string[]): WalkFilter => {
+  if (args.some((a) => /^--(?:filter|exclude-from|include-from|files-from)(?:=|$)|^-[a-zA-Z]*[fF]/.test(a))) return { hidden: true, dirRules: [], fileRules: [], unmatchedFilesKept: true };
+  const firstFirst: NameRule[] = [];
+  for (const { option, value } of orderedValues(args, rsyncRuleOptions)) {
+    const keep = option === 'include';
+    const folderOnly = value.endsWith('/');
+    const glob = value.replace(/\/+$/, '');
+    if (!nameGlob(glob) || glob.includes('**')) { if (keep) break; continue; }
+    firstFirst.push({ glob: folderOnly ? `${glob}\u0000/` : glob, keep });
+  }
+  // The walk's rules decide by the last match: reversed, the first match wins. A folder-only rule never matches a file.
+  const rules = firstFirst.reverse();
+  return {
+    hidden: true,
+    dirRules: rules.map((r) => ({ ...r, glob: r.glob.replace('\u0000/', '') })),
+    fileRules: rules.filter((r) => !r.glob.endsWith('\u0000/')),
+    unmatchedFilesKept: true,
+  };
+};
+const rsyncRuleOptions = new Set(['exclude', 'include']);
+
 const byProgram: ReadonlyMap<string, SearcherRow> = new Map(searcherRows.flatMap((row) => row.programs.map((p) => [p, row] as const)));
 
 /** Whether the program is one of the table's searchers (a Map lookup, before any parsing). */
