@@ -97,10 +97,14 @@ export const protectedState = (config: TollgateConfig, options: ProtectedStateOp
 /** The default layout of a system install (ops/install/systemLayout.ts), each path with what it is. */
 const systemInstallPaths = (): { path: string; kind: ProtectedKind }[] => {
   const layout = systemLayout();
+  // The state folder's secrets count only where one exists: a walk from a folder the gate does not know is matched
+  // at every folder above each secret (secretWalks.ts), and a secret that is not there would only add refusals.
+  const state = existsSync(layout.stateDir)
+    ? [{ path: layout.stateDir, kind: 'data' as const }, ...['keys', 'http-token'].map((name) => ({ path: join(layout.stateDir, name), kind: 'secret' as const }))]
+    : [];
   return [
     { path: layout.etcDir, kind: 'config' },
-    { path: layout.stateDir, kind: 'data' },
-    ...['keys', 'http-token'].map((name) => ({ path: join(layout.stateDir, name), kind: 'secret' as const })),
+    ...state,
     { path: layout.runDir, kind: 'socket-dir' },
     { path: layout.socket, kind: 'socket' },
     { path: layout.humanSocket, kind: 'socket' },

@@ -472,6 +472,9 @@ const matchRelative = (segments: readonly string[], index: ProtectionIndex, asWr
 /** A name with a dot (`tollgate.mjs`, `.tollgate`, `ledger.db-wal`) or one of the data folder's own file names: not a plain word. */
 const fileLikeName = /\.|^http-token$/;
 
+/** Whether one relative name says enough alone to stand for a protected folder where the directory is unknown (as matchRelative reads it). */
+export const namesAlone = (segment: string): boolean => fileLikeName.test(segment) && !commonNames.has(segment);
+
 const lostNote = '(the folder it is in is unknown to the gate; use an absolute path, or cd to one first)';
 
 /**
@@ -669,6 +672,10 @@ const compileGlob = (glob: string): RegExp => {
 
 const compiledGlob = boundedMemo(compileGlob, 512);
 const caselessGlob = boundedMemo((glob: string): RegExp => new RegExp(compileGlob(glob).source, 'i'), 128);
+
+/** Whether bash would let one glob segment match this name (case folded with nocaseglob); dot names as the caller decides. */
+export const globSegmentMatches = (segment: string, name: string, caseless: boolean): boolean =>
+  (caseless ? caselessGlob(segment) : compiledGlob(segment)).test(name);
 
 const globSource = (glob: string): string => {
   let source = '';

@@ -11,6 +11,8 @@ import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 import { boundedMemo, recentMemo } from '../../shell/recentMemo.ts';
 import { isTollgateControl } from './controlCommands.ts';
 import { loopbackRemotePath, programWrites } from './programWrites.ts';
+import { secretFileNames, type WalkFilter } from './secretWalks.ts';
+import { rsyncFilter, searcherOperands } from './treeReaders.ts';
 
 export interface Operands {
   /** Words the command may write, create, delete or change the mode of. */
@@ -29,6 +31,8 @@ export interface Operands {
   readonly fills?: readonly string[];
   /** Folders read whole (`tar c`, `zip -r`, `grep -r`, `cp -r`, `find -exec`, `git add -f`): their secrets are read. */
   readonly treeReads?: readonly string[];
+  /** What the walk of those folders skips (a searcher's dot-name rule, excludes, includes); absent: nothing. */
+  readonly treeWalk?: WalkFilter;
   /** What a new link points at (`ln -s TARGET`, `cp -s`): a link to a protected path reaches it later. */
   readonly linkTargets?: readonly string[];
   /**
@@ -60,6 +64,13 @@ const interpreters = /^(?:python[0-9.]*|node|nodejs|bun|deno|perl|ruby|php|osasc
 // `add` and `commit` change the index and history, never the files they name (red team 7: `git add AGENTS.md`).
 const gitReadSubcommands = new Set(['log', 'diff', 'show', 'status', 'blame', 'ls-files', 'grep', 'rev-parse', 'describe', 'shortlog', 'cat-file', 'add', 'commit']);
 const copyGrammar = { shortWithValue: 'tSgmoB', longWithValue: ['target-directory', 'suffix', 'group', 'mode', 'owner', 'backup'] };
+/** rsync's own: `-t` is --times there (no target folder option), and these take values (`-e ssh`, `--exclude .git`). */
+const rsyncGrammar = {
+  shortWithValue: 'eBfMT',
+  longWithValue: ['rsh', 'block-size', 'filter', 'exclude', 'include', 'exclude-from', 'include-from', 'files-from', 'temp-dir', 'partial-dir', 'compare-dest', 'copy-dest',
+    'link-dest', 'backup-dir', 'suffix', 'chmod', 'chown', 'usermap', 'groupmap', 'timeout', 'contimeout', 'port', 'log-file', 'log-file-format', 'out-format',
+    'password-file', 'bwlimit', 'max-size', 'min-size', 'max-delete', 'modify-window', 'rsync-path', 'info', 'debug', 'skip-compress', 'iconv', 'remote-option'],
+};
 const sedGrammar = { shortWithValue: 'efl', shortAttachedOnly: 'i', longWithValue: ['expression', 'file', 'line-length'] };
 const sortGrammar = { shortWithValue: 'otTSk', longWithValue: ['output', 'field-separator', 'temporary-directory', 'buffer-size', 'key'] };
 
@@ -138,7 +149,7 @@ const programOperands = (command: SimpleCommand): Operands => {
       return { ...writeAll(words), trees: program === 'rmdir' || isRecursive(args) ? parseOptions(args).operands : [] };
     // A folder made unreadable or re-owned takes what is below it along, recursive or not.
     case 'chmod': case 'chown': case 'chgrp': return { ...writeAll(words), trees: parseOptions(args).operands };
-    case 'tar': return tarOperands(args, words);
+    case 'tar': case 'bsdtar': case 'gtar': return tarOperands(args, words);
     case 'unzip': {
       const options = parseOptions(args, { shortWithValue: 'dx' });
       const into = options.short.get('d');
@@ -161,7 +172,10 @@ const programOperands = (command: SimpleCommand): Operands => {
       const into = options.short.get('d') ?? options.long.get('directory');
       return { ...writeAll(words), fills: [typeof into === 'string' ? into : '.'] };
     }
-    case 'zip': case '7z': case '7za': {
+    // `jar cf x.jar .`, `mksquashfs . x.sqsh`, `restic backup .`, `borg create r::a .`, `rclone copy . r:`: folders packed or sent whole.
+    case 'jar': case 'mksquashfs': case 'mkisofs': case 'genisoimage': case 'restic': case 'borg': case 'rclone': case 'duplicity':
+      return { ...writeAll(words), treeReads: packsFolders(program, args) ? words : [] };
+    case 'zip': case '7z': case '7za': case '7zr': case '7zz': {
       const recursive = args.some((a) => /^-[a-zA-Z]*r/.test(a) || a === '--recurse-paths') || program !== 'zip';
       return { ...writeAll(words), treeReads: recursive ? parseOptions(args).operands.slice(program === 'zip' ? 1 : 2) : [] };
     }
@@ -178,11 +192,13 @@ const programOperands = (command: SimpleCommand): Operands => {
       const hosts = mounts.filter((m) => !m.readOnly).map((m) => m.host);
       return { ...writeAll(words), fills: hosts, treeReads: mounts.filter((m) => m.readOnly).map((m) => m.host) };
     }
-    // A recursive search prints what it finds; one that prints only names or counts (-l, -L, -c, -q, --files) does not.
-    case 'grep': case 'egrep': case 'fgrep': case 'rg': case 'ag': {
-      const recursive = program === 'rg' || program === 'ag' || isRecursive(args) || args.includes('-d');
-      const namesOnly = args.some((a) => /^-[a-zA-Z]*[lLcq]/.test(a) || ['--files-with-matches', '--files-without-match', '--count', '--quiet', '--files'].includes(a));
-      return { ...none, reads: words, treeReads: recursive && !namesOnly ? words : [] };
+    // A recursive search prints what it finds, through what its options skip (treeReaders.ts).
+    case 'grep': case 'egrep': case 'fgrep': case 'rg': case 'ag': case 'ack': case 'ack-grep': case 'ugrep': case 'ug': case 'diff':
+      return searcherOperands(command, words)!;
+    // fd's `-x CMD` is not unwrapped: what it runs may write any of the words, as before.
+    case 'fd': case 'fdfind': {
+      const { treeReads, treeWalk } = searcherOperands(command, words)!;
+      return { ...writeAll(words), treeReads: treeReads ?? [], ...(treeWalk === undefined ? {} : { treeWalk }) };
     }
     default: {
       const known = programWrites(command, words);
@@ -195,6 +211,18 @@ const programOperands = (command: SimpleCommand): Operands => {
   if (readOnlyPrograms.has(program)) return { ...none, reads: words };
   // The code an interpreter runs: its arguments (-c, -e) and a heredoc or here-string it reads.
   return { ...writeAll(words), code: interpreters.test(program) ? [...args, ...(command.stdin === undefined ? [] : [command.stdin])] : [] };
+};
+
+/** Whether the archiver or backup tool reads the folders it is given (its create, backup or copy mode; fail closed otherwise). */
+const packsFolders = (program: string, args: readonly string[]): boolean => {
+  const first = args.find((a) => !a.startsWith('-')) ?? '';
+  switch (program) {
+    case 'jar': return /^-?[a-zA-Z]*[cu]/.test(args[0] ?? '') || args.some((a) => a === '--create' || a === '--update');
+    case 'restic': return args.includes('backup');
+    case 'borg': return args.includes('create');
+    case 'rclone': return ['copy', 'sync', 'move', 'copyto', 'moveto', 'bisync', 'cat', 'serve'].includes(first);
+    default: return true;
+  }
 };
 
 const metadataPrograms: ReadonlySet<string> = new Set(['ls', 'stat', 'du', 'df', 'file', 'tree', 'realpath', 'readlink', 'basename', 'dirname', 'test', '[', '[[', 'cd', 'pushd', 'popd']);
@@ -286,9 +314,10 @@ const findOperands = (args: readonly string[], words: readonly string[]): Operan
   const starts = firstExpression < 0 ? args : args.slice(0, firstExpression);
   const deletes = args.includes('-delete');
   const outputs = args.flatMap((a, i) => findValueActions.has(a) && args[i + 1] !== undefined ? [args[i + 1]!] : []);
-  // `find data -type f -exec cat {} +`: whatever it runs is run on every file below the starts.
+  // `find data -type f -exec cat {} +`: whatever it runs is run on every file below the starts (`.` when none is
+  // given), unless a name filter leaves every secret out (`-name '*.ts'`).
   const runs = args.some((a) => a === '-exec' || a === '-execdir' || a === '-ok' || a === '-okdir');
-  const treeReads = runs ? starts : [];
+  const treeReads = runs ? listedFolders(args).folders : [];
   if (!deletes && outputs.length === 0) return { ...none, reads: words, treeReads };
   return { writes: deletes ? [...starts, ...outputs] : outputs, reads: words, trees: deletes ? starts : [], code: [], readOnly: false, treeReads };
 };
@@ -325,7 +354,9 @@ const gitOperands = (args: readonly string[], words: readonly string[], via: rea
   // `git init [--separate-git-dir G] DIR` rewrites DIR's .git (a protected clone's history moved or replaced).
   if (sub === 'init') fills.push(parseOptions(rest, { longWithValue: ['separate-git-dir', 'template', 'initial-branch', 'object-format', 'shared'], shortWithValue: 'b' }).operands[0] ?? chdir ?? '.');
   // `git add -f data`: forced past .gitignore, the keys go into the index (and out with the next push).
-  const treeReads = sub === 'add' && rest.some((a) => a === '-f' || a === '--force' || /^-[a-zA-Z]*f/.test(a)) ? parseOptions(rest).operands : [];
+  // `git diff --no-index A B` compares two folders outside any repository and prints what differs, whole files included.
+  const forced = sub === 'add' && rest.some((a) => a === '-f' || a === '--force' || /^-[a-zA-Z]*f/.test(a));
+  const treeReads = forced || (sub === 'diff' && rest.includes('--no-index')) ? parseOptions(rest).operands : [];
   const operands = gitSubcommandOperands(sub, rest, words, fills, treeReads);
   // `git -C <protected> …` works inside that folder whatever the subcommand (its hooks and settings run); the
   // pathspecs after it are judged by the subcommand, as without -C (red team 7: `git -C repo diff -- AGENTS.md`).
@@ -413,8 +444,10 @@ export interface CopyLayout {
 
 /** How cp, mv, install, ln, rsync and scp split their operands into sources and a destination (one reading for every row). */
 export const copyLayout = (command: SimpleCommand): CopyLayout => {
-  const options = parseOptions(command.args, copyGrammar);
-  const given = options.short.get('t') ?? options.long.get('target-directory');
+  // rsync reads its own options: its `-t` is --times, not cp's target folder (`rsync -at /tmp/evil/ ~/.hermes/`).
+  const rsync = command.program === 'rsync';
+  const options = parseOptions(command.args, rsync ? rsyncGrammar : copyGrammar);
+  const given = rsync ? undefined : options.short.get('t') ?? options.long.get('target-directory');
   const target = typeof given === 'string' ? given : null;
   const operands = options.operands;
   const ln = command.program === 'ln';
@@ -449,14 +482,17 @@ const copyOperands = (command: SimpleCommand, words: readonly string[]): Operand
   // (--parents and -R take the destination as a folder whatever it is spelled.)
   const landings = directory === null || names.length === 0 ? [] : [{ dir: directory, names, sure: sure || keepsPath, whole: recursive && program !== 'ln' }];
   // A link or a backup named on the command line may point anywhere: every option value is also checked as a write.
-  const optionValues = args.filter((a) => a.startsWith('-')).flatMap(wordsIn).slice(1);
+  // (rsync's --exclude/--include values are name patterns, not files.)
+  const optionValues = args.filter((a) => a.startsWith('-') && !(program === 'rsync' && /^--(?:exclude|include)=/.test(a))).flatMap(wordsIn).slice(1);
   const writes = typeof target === 'string' ? [target] : directory === null ? optionValues : [...wordsIn(directory), ...optionValues];
   // rsync --link-dest/--copy-dest/--compare-dest=DIR: the destination's files are hard links to (or copies of) DIR's,
   // a relative DIR counting from the destination (red team 4, d09).
   const bases = program === 'rsync' ? rsyncBaseDirs(args, directory) : [];
   const unsure = (program === 'cp' || program === 'install') && typeof target !== 'string' && operands.length >= 3 && directory !== null && !/\/$|^\.{1,2}$|\/\.{1,2}$|^~$/.test(directory)
     ? { writtenUnlessFolder: { dir: directory, words: sources.slice(1).flatMap(wordsIn) } } : {};
-  return { writes, reads: words, trees: [], code: [], readOnly: false, landings, fills, treeReads: recursive && program !== 'mv' ? [...sources, ...bases] : bases, linkTargets: bases.length === 0 ? links : [...links, ...bases], ...unsure };
+  // rsync's --exclude NAME leaves that name out of the walk (`rsync -a --exclude=.tollgate ~/ /backup/`).
+  const walk = program === 'rsync' && args.some((a) => a.startsWith('--exclude')) ? { treeWalk: rsyncFilter(args) } : {};
+  return { writes, reads: words, trees: [], code: [], readOnly: false, landings, fills, treeReads: recursive && program !== 'mv' ? [...sources, ...bases] : bases, linkTargets: bases.length === 0 ? links : [...links, ...bases], ...unsure, ...walk };
 };
 
 const rsyncBaseOptions = ['--link-dest', '--copy-dest', '--compare-dest'];
@@ -501,19 +537,15 @@ const bindOperands = (command: SimpleCommand, words: readonly string[]): Operand
   return sources.length > 0 ? { ...writeAll(words), linkTargets: sources, treeReads: sources } : writeAll(words);
 };
 
-/**
- * Secret files' names as they are on disk (ops/gate/protectedState.ts keyFileNames, and the HTTP token), for
- * judging a find's name filters (`find . -name '*.key' | xargs cat`).
- */
-const secretSampleNames = ['payload-hmac.key', 'checkpoint-hmac.key', 'checkpoint.ed25519', 'runtime-registrations.json', 'http-token'];
 const findNameTests = new Set(['-name', '-iname', '-path', '-ipath', '-wholename', '-iwholename', '-regex', '-iregex', '-lname', '-ilname']);
 
 /**
  * The folders whose files a find lists may include a secret: its start folders, unless every name filter it has
  * is a plain glob that no secret's file name matches. A negation, -regex or an -o keeps them all (fail closed).
  */
-export const findListedFolders = (find: SimpleCommand): { readonly folders: readonly string[]; readonly namedLikeSecrets: boolean } => {
-  const { args } = find;
+export const findListedFolders = (find: SimpleCommand): { readonly folders: readonly string[]; readonly namedLikeSecrets: boolean } => listedFolders(find.args);
+
+const listedFolders = (args: readonly string[]): { readonly folders: readonly string[]; readonly namedLikeSecrets: boolean } => {
   const firstExpression = args.findIndex((a) => a.startsWith('-') || a === '(' || a === '!');
   const starts = firstExpression < 0 ? [...args] : args.slice(0, firstExpression);
   if (starts.length === 0) starts.push('.');
@@ -527,7 +559,7 @@ export const findListedFolders = (find: SimpleCommand): { readonly folders: read
     filtered = true;
     // A whole-path pattern depends on where the keys lie below each start: kept (fail closed).
     if (arg.includes('path') || arg.includes('wholename')) return { folders: starts, namedLikeSecrets: true };
-    if (secretSampleNames.some((name) => globMatchesName(pattern, name, arg.startsWith('-i')))) return { folders: starts, namedLikeSecrets: true };
+    if (secretFileNames.some((name) => globMatchesName(pattern, name, arg.startsWith('-i')))) return { folders: starts, namedLikeSecrets: true };
   }
   return { folders: filtered ? [] : starts, namedLikeSecrets: false };
 };

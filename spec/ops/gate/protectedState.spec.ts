@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig } from '../../../ops/config/loadConfig.ts';
@@ -34,12 +34,12 @@ describe('protected-state facts (computed once at gate open)', () => {
     for (const open of [clone, join(clone, 'docs'), join(clone, 'spec'), join(clone, 'README.md')]) expect(paths.map((p) => p.path)).not.to.include(open);
   });
 
-  it('protects the default paths of a system install whatever this gate is: config, state and its keys, sockets, code, link, unit, tmpfiles entry', () => {
+  it('protects the default paths of a system install whatever this gate is: config, sockets, code, link, unit, tmpfiles entry (and the state folder with its keys where one exists)', () => {
     const { paths } = facts();
+    if (existsSync('/var/lib/tollgate')) expect(paths).to.deep.include.members([{ path: '/var/lib/tollgate/keys', kind: 'secret' }, { path: '/var/lib/tollgate/http-token', kind: 'secret' }]);
+    else expect(paths.map((p) => p.path)).not.to.include('/var/lib/tollgate/keys');
     expect(paths).to.deep.include.members([
-      { path: '/etc/tollgate', kind: 'config' }, { path: '/var/lib/tollgate', kind: 'data' },
-      { path: '/var/lib/tollgate/keys', kind: 'secret' }, { path: '/var/lib/tollgate/http-token', kind: 'secret' },
-      { path: '/run/tollgate', kind: 'socket-dir' }, { path: '/run/tollgate/tollgate.sock', kind: 'socket' },
+      { path: '/etc/tollgate', kind: 'config' }, { path: '/run/tollgate', kind: 'socket-dir' }, { path: '/run/tollgate/tollgate.sock', kind: 'socket' },
       { path: '/run/tollgate/human/tollgate.sock', kind: 'socket' }, { path: '/opt/tollgate', kind: 'code' },
       { path: '/usr/local/bin/tollgate', kind: 'code' }, { path: '/etc/systemd/system/tollgate.service', kind: 'code' },
       { path: '/etc/tmpfiles.d/tollgate.conf', kind: 'code' },
