@@ -10,6 +10,8 @@ import { protectionIndex, resolvePath } from '../../domain/gate/selfProtection/p
 import type { ProtectionFacts } from '../../domain/gate/selfProtection/protectionFacts.ts';
 import { scriptWords, type ScriptFacts } from '../../domain/gate/selfProtection/scriptFacts.ts';
 import { runFiles } from '../../domain/gate/selfProtection/scriptReaders.ts';
+import { besideComposeFile, composeIncludes } from '../../domain/gate/selfProtection/composeFiles.ts';
+import { curlConfigFiles } from '../../domain/gate/selfProtection/curlClients.ts';
 import { contextOf, lineScope } from '../../domain/gate/selfProtection/shellScope.ts';
 import type { ShellAnalysis } from '../../domain/shell/shellAnalysis.ts';
 import { normalizePath } from '../../domain/shell/shellPaths.ts';
@@ -27,12 +29,24 @@ export const scriptFacts = (shell: ShellAnalysis | null, args: Readonly<Record<s
     // Files the shell or an interpreter runs, then those other programs run as scripts (awk -f, make, npm run, …).
     const files = runFiles(command, shell);
     const makefiles = new Set(files.filter((f) => f.as === 'makefile').map((f) => f.path));
-    for (const word of [...scriptWords(command), ...files.map((f) => f.path)]) {
+    const composeFiles = new Set(files.filter((f) => f.as === 'compose').map((f) => f.path));
+    // curl's -K files too: the curl row judges what they name, and one it could not read counts as naming the guard.
+    const configs = command.program === 'curl' ? curlConfigFiles(command.args).filter((f) => f !== '-') : [];
+    for (const word of [...scriptWords(command), ...files.map((f) => f.path), ...configs]) {
       const path = resolvePath(word, contextOf(scope, command))?.absolute;
       if (path == null || path in out) continue;
       if (Object.keys(out).length >= maxScripts) return out;
       const text = readStart(path);
       if (text !== null) out[path] = makefiles.has(word) ? withIncludes(path, text) : text;
+      // The compose files it includes or extends, beside it, one level deep (the judge reads them from here).
+      if (text !== null && composeFiles.has(word)) {
+        for (const included of composeIncludes(text).slice(0, maxScripts)) {
+          const at = resolvePath(besideComposeFile(word, included), contextOf(scope, command))?.absolute;
+          if (at == null || at in out || Object.keys(out).length >= maxScripts) continue;
+          const more = readStart(at);
+          if (more !== null) out[at] = more;
+        }
+      }
     }
   }
   return out;

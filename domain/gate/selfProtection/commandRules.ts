@@ -21,7 +21,9 @@ import type { ProtectionIndex } from './protectedPaths.ts';
 import { resolvePath } from './protectedPaths.ts';
 import { exportedLoaderFindings, persistenceCommandRules } from './persistenceCommands.ts';
 import { interpreterPrograms, scriptWords, shellInterpreters } from './scriptFacts.ts';
-import { runFiles, runFileText, writtenRunFile, type RunFile } from './scriptReaders.ts';
+import { dataFileKinds, runFiles, runFileText, writtenRunFile, type RunFile } from './scriptReaders.ts';
+import { besideComposeFile, composeIncludes, composeStandIns, kubeStandIns } from './composeFiles.ts';
+import { protectionRules } from './shellRules.ts';
 import { readOnlyPrograms } from './shellOperands.ts';
 import { contextOf, hitOf, wordHit, type LineScope } from './shellScope.ts';
 import type { PathContext } from './protectedPaths.ts';
@@ -286,12 +288,60 @@ const runsFilesOtherProgramsRead = (command: SimpleCommand, scope: LineScope, on
   const written = command === scope.analysis.commands[0] ? noFiles : writtenOnLine(scope.analysis.commands, command);
   for (const file of files) {
     const absolute = resolvePath(file.path, context)?.absolute;
-    const content = written.get(file.path) ?? (absolute == null ? undefined : onDisk[absolute]);
+    const content = (file.path === '-' ? command.stdin : undefined) ?? written.get(file.path) ?? (absolute == null ? undefined : onDisk[absolute]);
     if (content === undefined || content === '') continue;
+    if (file.as === 'compose' || file.as === 'kube') {
+      const found = containerFileFindings(file, content, command, scope, onDisk);
+      if (found !== null) return [found];
+      continue;
+    }
     const inner = runFileFindings(file, content, scope.index, context);
-    if (inner.length > 0) return one('script-would-disable-guard', `${file.path}: ${inner[0]!.what}`);
+    // A diff's targets or a URL list are what the program acts on now: the finding keeps its own reason.
+    if (inner.length > 0) return one(dataFileKinds.has(file.as) ? inner[0]!.id : 'script-would-disable-guard', `${file.path}: ${inner[0]!.what}`);
   }
   return [];
+};
+
+/** A compose (or Kubernetes) file's services judged as their docker runs, with the compose files it includes or extends. */
+const containerFileFindings = (file: RunFile, content: string, command: SimpleCommand, scope: LineScope, onDisk: RunScripts): CommandFinding | null => {
+  const context = contextOf(scope, command);
+  const parts: [string, string][] = [[file.path, content]];
+  if (file.as === 'compose') {
+    for (const included of composeIncludes(content)) {
+      const path = besideComposeFile(file.path, included);
+      const absolute = resolvePath(path, context)?.absolute;
+      const text = absolute == null ? undefined : onDisk[absolute];
+      if (text !== undefined) parts.push([path, text]);
+    }
+  }
+  for (const [path, text] of parts) {
+    const standIns = (file.as === 'compose' ? composeStandIns : kubeStandIns)(text, path, command);
+    const found = standIns.flatMap((standIn) => standInFindings(standIn, command, scope));
+    if (found.length > 0) return { id: found[0]!.id, what: `${path}: ${found[0]!.what}` };
+  }
+  return null;
+};
+
+/**
+ * A command a data file makes the program run (a compose service's `docker run`), judged as if it stood on the
+ * line where its source does: the shell table's blocking rows, the reaches of the guard's process, hidden clients.
+ */
+const standInFindings = (standIn: SimpleCommand, source: SimpleCommand, scope: LineScope): CommandFinding[] => {
+  const at = scope.analysis.commands.indexOf(source);
+  const after = <T>(items: readonly T[], item: T): T[] => [...items.slice(0, at + 1), item, ...items.slice(at + 1)];
+  const inner: LineScope = {
+    ...scope, analysis: { ...scope.analysis, commands: after(scope.analysis.commands, standIn) },
+    cwds: after(scope.cwds, scope.cwds[at] ?? null), bases: after(scope.bases, scope.bases[at] ?? null), contexts: after(scope.contexts, contextOf(scope, source)),
+  };
+  for (const rule of protectionRules) {
+    if (rule.verdict !== 'block') continue;
+    const what = rule.find(standIn, inner);
+    // The layer knows every row's reason; a stand-in's finding is reported under the row that found it.
+    if (what !== null) return [{ id: rule.id as CommandRuleId, what }];
+  }
+  const reached = reachesGuardProcess(standIn, scope.index.facts.pid, scope.index.facts.httpPort);
+  if (reached !== null) return one('reaches-guard-process', reached);
+  return hiddenClients(standIn, inner);
 };
 
 /** A `.curlrc` (read by every later curl) written with tollgate's socket or port in it: the same as running that curl. */

@@ -11,6 +11,8 @@
 import { firstOperandIndex, parseOptions, type OptionGrammar } from '../../shell/commandOptions.ts';
 import { isShell } from '../../shell/shellInvocation.ts';
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
+import { composeFilesOf, kubeFilesOf } from './composeFiles.ts';
+import { diffTargetText, screenConfigText, sqliteShellText, tmuxConfigText, urlListText, type DiffReading } from './dataFileTexts.ts';
 import { dcShellTexts, exWrittenFiles, m4ShellTexts, makefileText, sedShellTexts, viaAssignments } from './embeddedLanguages.ts';
 import { placements } from './placedCode.ts';
 
@@ -18,14 +20,21 @@ import { placements } from './placedCode.ts';
  * How a file's text is read: as shell text, as code, or through the program's own language down to the shell
  * text it runs. `args`: the file's words are handed to `command` (xargs). `direct`: its shebang decides.
  */
-export type ReadAs = 'shell' | 'code' | 'direct' | 'makefile' | 'package-scripts' | 'sed' | 'ex' | 'sqlite' | 'm4' | 'dc' | 'args';
+export type ReadAs = 'shell' | 'code' | 'direct' | 'makefile' | 'package-scripts' | 'sed' | 'ex' | 'sqlite' | 'm4' | 'dc' | 'args'
+  // Data and config files a program acts on (dataFileTexts.ts, composeFiles.ts): their findings keep their own reason.
+  | 'tmux' | 'screen' | 'diff' | 'urls' | 'wgetrc' | 'compose' | 'kube';
+
+/** The kinds whose file is data a program acts on now, not a script: a finding keeps its own reason (a write, a socket). */
+export const dataFileKinds: ReadonlySet<ReadAs> = new Set(['diff', 'urls', 'wgetrc', 'compose', 'kube']);
 
 export interface RunFile {
   /** The file as written on the line (resolved by the caller where the command runs). */
   readonly path: string;
   readonly as: ReadAs;
-  /** For `args`: the command line the file's words are appended to. For `package-scripts`: the script's name. */
+  /** For `args` and `urls`: the command line the file's words are appended to. For `package-scripts`: the script's name. */
   readonly command?: string;
+  /** For `diff`: how the patch program names the files it changes. */
+  readonly diff?: DiffReading;
 }
 
 export interface ScriptReader {
@@ -66,6 +75,8 @@ const values = (command: SimpleCommand, grammar: OptionGrammar, short: string, l
 
 const operands = (command: SimpleCommand, grammar: OptionGrammar): string[] => [...parseOptions(command.args, grammar).operands];
 const stdinFiles = (command: SimpleCommand): string[] => command.redirects.filter((r) => /^0?<$/.test(r.op)).map((r) => r.target);
+/** What the program reads on stdin from a named file: `< FILE`, or `cat FILE |` (head, tail, …) just before it. */
+const inputFiles = (command: SimpleCommand, analysis: ShellAnalysis): string[] => [...stdinFiles(command), ...pipedFiles(command, analysis)];
 const each = (paths: readonly string[], as: ReadAs): RunFile[] => paths.map((path) => ({ path, as }));
 
 // ---- awk, sed ----
@@ -137,14 +148,14 @@ const gdbFiles = (c: SimpleCommand): RunFile[] => {
   return each(values({ ...c, args }, { longWithValue: ['x', 'ix', 'command', 'init-command'] }, '', ['x', 'ix', 'command', 'init-command']), 'shell');
 };
 
-const sqliteFiles = (c: SimpleCommand): RunFile[] => {
+const sqliteFiles = (c: SimpleCommand, analysis: ShellAnalysis): RunFile[] => {
   const reads = [...c.args, c.stdin ?? ''].flatMap((t) => [...t.matchAll(/^\s*\.read\s+(?:'([^']*)'|"([^"]*)"|(\S+))/gm)].map((m) => m[1] ?? m[2] ?? m[3]!));
   const args = c.args.map((a) => a.replace(/^-(?=init(?:=|$))/, '--'));
-  return each([...stdinFiles(c), ...reads, ...values({ ...c, args }, { longWithValue: ['init'] }, '', ['init'])], 'sqlite');
+  return each([...inputFiles(c, analysis), ...reads.filter((r) => !r.startsWith('|')), ...values({ ...c, args }, { longWithValue: ['init'] }, '', ['init'])], 'sqlite');
 };
 
 const m4Grammar: OptionGrammar = { shortWithValue: 'DUIlLotFR', shortAttachedOnly: 'd', longWithValue: ['define', 'undefine', 'include', 'nesting-limit', 'error-output', 'trace', 'freeze-state', 'reload-state', 'debugfile', 'arglength'] };
-const m4Files = (c: SimpleCommand): RunFile[] => each([...operands(c, m4Grammar).filter((f) => f !== '-'), ...stdinFiles(c), ...values(c, m4Grammar, 'R', ['reload-state'])], 'm4');
+const m4Files = (c: SimpleCommand, analysis: ShellAnalysis): RunFile[] => each([...operands(c, m4Grammar).filter((f) => f !== '-'), ...inputFiles(c, analysis), ...values(c, m4Grammar, 'R', ['reload-state'])], 'm4');
 
 // ---- TypeScript runners, reached directly or through npx/bunx/pnpm dlx ----
 
@@ -199,11 +210,11 @@ const cmakeFiles = (c: SimpleCommand): RunFile[] => {
 
 // ---- consoles and small languages reading a script file: psql -f, mysql <, lldb -s, dc -f, gnuplot, pwsh -File ----
 
-const psqlFiles = (c: SimpleCommand): RunFile[] => each([...values(c, { shortWithValue: 'cdfhpUvoLT', longWithValue: ['file', 'command', 'dbname', 'host', 'port', 'username', 'set', 'variable', 'output', 'log-file'] }, 'f', ['file']), ...stdinFiles(c)], 'shell');
-const mysqlFiles = (c: SimpleCommand): RunFile[] => each([...stdinFiles(c), ...values(c, { shortWithValue: 'eDhPpuS', longWithValue: ['init-command', 'execute', 'database', 'host', 'port', 'user', 'socket'] }, '', ['init-command'])], 'shell');
+const psqlFiles = (c: SimpleCommand, analysis: ShellAnalysis): RunFile[] => each([...values(c, { shortWithValue: 'cdfhpUvoLT', longWithValue: ['file', 'command', 'dbname', 'host', 'port', 'username', 'set', 'variable', 'output', 'log-file'] }, 'f', ['file']), ...inputFiles(c, analysis)], 'shell');
+const mysqlFiles = (c: SimpleCommand, analysis: ShellAnalysis): RunFile[] => each([...inputFiles(c, analysis), ...values(c, { shortWithValue: 'eDhPpuS', longWithValue: ['init-command', 'execute', 'database', 'host', 'port', 'user', 'socket'] }, '', ['init-command'])], 'shell');
 const lldbFiles = (c: SimpleCommand): RunFile[] => each(values(c, { shortWithValue: 'sSoOkKfpac', longWithValue: ['source', 'source-before-file', 'one-line', 'source-on-crash', 'file', 'attach-pid', 'arch', 'core'] }, 'sSK', ['source', 'source-before-file', 'source-on-crash']), 'shell');
-const dcFiles = (c: SimpleCommand): RunFile[] => each([...values(c, { shortWithValue: 'ef', longWithValue: ['expression', 'file'] }, 'f', ['file']), ...operands(c, { shortWithValue: 'ef', longWithValue: ['expression', 'file'] }), ...stdinFiles(c)], 'dc');
-const gnuplotFiles = (c: SimpleCommand): RunFile[] => each([...operands(c, { shortWithValue: 'ec', longWithValue: ['e', 'c'] }).filter((f) => f !== '-'), ...values(c, { shortWithValue: 'ec' }, 'c', []), ...stdinFiles(c)], 'shell');
+const dcFiles = (c: SimpleCommand, analysis: ShellAnalysis): RunFile[] => each([...values(c, { shortWithValue: 'ef', longWithValue: ['expression', 'file'] }, 'f', ['file']), ...operands(c, { shortWithValue: 'ef', longWithValue: ['expression', 'file'] }), ...inputFiles(c, analysis)], 'dc');
+const gnuplotFiles = (c: SimpleCommand, analysis: ShellAnalysis): RunFile[] => each([...operands(c, { shortWithValue: 'ec', longWithValue: ['e', 'c'] }).filter((f) => f !== '-'), ...values(c, { shortWithValue: 'ec' }, 'c', []), ...inputFiles(c, analysis)], 'shell');
 const pwshFiles = (c: SimpleCommand): RunFile[] => {
   const at = c.args.findIndex((a) => /^-(?:f|file)$/i.test(a));
   if (at >= 0) return c.args[at + 1] === undefined ? [] : [{ path: c.args[at + 1]!, as: 'code' }];
@@ -238,6 +249,24 @@ const xargsFiles = (c: SimpleCommand, analysis: ShellAnalysis): RunFile[] => {
   const command = start < c.args.length ? c.args.slice(start).join(' ') : 'echo';
   const given = values({ ...c, args: c.args.slice(0, start) }, xargsGrammar, 'a', ['arg-file']);
   const files = [...given, ...(given.length > 0 ? [] : [...stdinFiles(c), ...pipedFiles(c, analysis)])];
+  return files.map((path) => ({ path, as: 'args' as const, command }));
+};
+
+const parallelGrammar: OptionGrammar = { shortWithValue: 'ajSdnNLIECX', longWithValue: ['arg-file', 'jobs', 'sshlogin', 'delimiter', 'max-args', 'colsep', 'tmpdir', 'results', 'joblog', 'workdir', 'basefile', 'transferfile', 'return', 'env', 'timeout', 'retries', 'tagstring', 'tag-string'] };
+/** GNU parallel: `-a FILE` and `:::: FILE` give the arguments (`::: a b` gives them on the line), else its input. */
+const parallelFiles = (c: SimpleCommand, analysis: ShellAnalysis): RunFile[] => {
+  const sep = c.args.findIndex((a) => /^::::?\+?$/.test(a));
+  const head = sep < 0 ? c.args : c.args.slice(0, sep);
+  const start = firstOperandIndex(head, 0, parallelGrammar);
+  const command = start < head.length ? head.slice(start).join(' ') : 'echo';
+  const given = values({ ...c, args: head.slice(0, start) }, parallelGrammar, 'a', ['arg-file']);
+  const listed: string[] = [];
+  let fromFiles = false;
+  for (const a of sep < 0 ? [] : c.args.slice(sep)) {
+    if (/^::::?\+?$/.test(a)) fromFiles = a.startsWith('::::');
+    else if (fromFiles) listed.push(a);
+  }
+  const files = [...given, ...listed, ...(given.length + listed.length > 0 || sep >= 0 ? [] : inputFiles(c, analysis))];
   return files.map((path) => ({ path, as: 'args' as const, command }));
 };
 
@@ -290,6 +319,101 @@ const pathFiles = (c: SimpleCommand, analysis: ShellAnalysis): RunFile[] =>
  */
 const placedFiles = (c: SimpleCommand, analysis: ShellAnalysis): RunFile[] =>
   placements(c, analysis, '~', c.cwd?.startsWith('/') === true ? c.cwd : null).flatMap((p) => p.source === null || p.whole ? [] : [{ path: p.source, as: 'direct' as const }]);
+
+// ---- data and config files a program acts on: tmux and screen configs, diffs, URL lists, compose files ----
+
+const tmuxGlobal: OptionGrammar = { shortWithValue: 'cfLST' };
+/** Commands that start a tmux server, which then reads ~/.tmux.conf (unless -f names another). */
+const tmuxServerStarts: ReadonlySet<string> = new Set(['new-session', 'new', 'start-server', 'start']);
+const tmuxDefaults = ['~/.tmux.conf', '~/.config/tmux/tmux.conf'];
+/** `tmux -f FILE …`, `source-file FILE` anywhere in the command sequence (`tmux new -d \; source x`), else a new server's ~/.tmux.conf. */
+const tmuxFiles = (c: SimpleCommand, analysis: ShellAnalysis): RunFile[] => {
+  const start = firstOperandIndex(c.args, 0, tmuxGlobal);
+  const given = values({ ...c, args: c.args.slice(0, start) }, tmuxGlobal, 'f', []);
+  const rest = c.args.slice(start);
+  const sourced: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const atCommand = i === 0 || rest[i - 1]!.endsWith(';');
+    if (!atCommand || (rest[i] !== 'source-file' && rest[i] !== 'source')) continue;
+    for (let j = i + 1; j < rest.length && rest[j] !== ';'; j++) {
+      const word = rest[j]!.replace(/;$/, '');
+      if (word === '-t') j++;
+      else if (word === '-') sourced.push(...inputFiles(c, analysis));
+      else if (!word.startsWith('-')) sourced.push(word);
+      if (rest[j]!.endsWith(';')) break;
+    }
+  }
+  const defaults = given.length === 0 && (rest.length === 0 || tmuxServerStarts.has(rest[0]!)) ? tmuxDefaults : [];
+  return each([...given, ...sourced, ...defaults], 'tmux');
+};
+
+const screenGrammar: OptionGrammar = { shortWithValue: 'ceEhpsStT' };
+/** screen -c FILE, SCREENRC=FILE, `-X source FILE`, else a new session's ~/.screenrc. */
+const screenFiles = (c: SimpleCommand): RunFile[] => {
+  const given = values(c, screenGrammar, 'c', []);
+  const named = viaAssignments(c.via).filter((v) => v.name === 'SCREENRC' && v.value !== '').map((v) => v.value);
+  const command = c.args.indexOf('-X');
+  const sourced = command >= 0 && c.args[command + 1] === 'source' && c.args[command + 2] !== undefined ? [c.args[command + 2]!] : [];
+  const attaches = c.args.some((a) => /^-(?:[a-zA-Z]*[rxXQ]|ls|list|wipe|v|version)$/.test(a));
+  const defaults = given.length === 0 && named.length === 0 && !attaches ? ['~/.screenrc'] : [];
+  return each([...given, ...named, ...sourced, ...defaults], 'screen');
+};
+
+const patchGrammar: OptionGrammar = { shortWithValue: 'pdiroBDFVYzg', longWithValue: ['strip', 'directory', 'input', 'output', 'reject-file', 'prefix', 'ifdef', 'fuzz', 'version-control', 'basename-prefix', 'suffix', 'get', 'quoting-style', 'reject-format'] };
+const gitGlobal: OptionGrammar = { shortWithValue: 'Cc', longWithValue: ['git-dir', 'work-tree', 'namespace', 'exec-path', 'config-env'] };
+const gitApplyGrammar: OptionGrammar = { shortWithValue: 'pC', longWithValue: ['directory', 'include', 'exclude', 'whitespace', 'build-fake-ancestor', 'patch-format', 'resolvemsg', 'quoted-cr', 'empty'] };
+const level = (value: string | true | undefined): number | null => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : null);
+/**
+ * The diff a patch program applies (patch < F, patch -i F, patch FILE F, cat F | patch, git apply F, git am F), and
+ * how it names its targets: -p N (git's default 1), below -d DIR (git: -C DIR and --directory).
+ */
+const diffFiles = (c: SimpleCommand, analysis: ShellAnalysis): RunFile[] => {
+  if (c.program === 'git') {
+    const at = firstOperandIndex(c.args, 0, gitGlobal);
+    const sub = c.args[at];
+    if (sub !== 'apply' && sub !== 'am') return [];
+    const options = parseOptions(c.args.slice(at + 1), gitApplyGrammar);
+    const dirs = [...values({ ...c, args: c.args.slice(0, at) }, gitGlobal, 'C', []), ...[options.long.get('directory')].filter((d): d is string => typeof d === 'string')];
+    const diff: DiffReading = { strip: level(options.short.get('p')) ?? 1, dir: dirs.reduce((at, d) => (d.startsWith('/') || at === '' ? d : `${at}/${d}`), '') || '.' };
+    const files = options.operands.length > 0 ? options.operands.filter((f) => f !== '-') : inputFiles(c, analysis);
+    return files.map((path) => ({ path, as: 'diff', diff }));
+  }
+  const options = parseOptions(c.args, patchGrammar);
+  const dir = options.short.get('d') ?? options.long.get('directory');
+  const diff: DiffReading = { strip: level(options.short.get('p') ?? options.long.get('strip')), dir: typeof dir === 'string' ? dir : '.' };
+  const input = options.short.get('i') ?? options.long.get('input');
+  const files = typeof input === 'string' ? [input] : options.operands.length > 1 ? [options.operands[1]!] : inputFiles(c, analysis);
+  return files.filter((f) => f !== '-').map((path) => ({ path, as: 'diff', diff }));
+};
+
+const urlLongValues = ['input-file', 'output-document', 'output-file', 'directory-prefix', 'post-data', 'post-file', 'header', 'user-agent', 'base', 'config', 'dir', 'out'];
+/** wget's and aria2c's short options that take a value differ (`wget -d` is --debug, `aria2c -d DIR` its folder). */
+const urlClientGrammars: Readonly<Record<string, OptionGrammar>> = {
+  wget: { shortWithValue: 'oaeiBtOTwQPUDIXARl', longWithValue: urlLongValues },
+  aria2c: { shortWithValue: 'doisxjlUkm', longWithValue: urlLongValues },
+};
+/** `wget -i FILE`, `aria2c --input-file=FILE` (`-i -`: its input): each URL is fetched as if on the line; `wget --config FILE`, WGETRC=FILE. */
+const urlListFiles = (c: SimpleCommand, analysis: ShellAnalysis): RunFile[] => {
+  const urlClientGrammar = urlClientGrammars[c.program] ?? urlClientGrammars['wget']!;
+  const lists = values(c, urlClientGrammar, 'i', ['input-file']);
+  const line = [c.program, ...c.args.filter((a, i) => !/^(?:-i|--input-file)(?:=|$)/.test(a) && !/^-i./.test(a) && !/^(?:-i|--input-file)$/.test(c.args[i - 1] ?? ''))].join(' ');
+  const out: RunFile[] = lists.flatMap((f) => (f === '-' ? inputFiles(c, analysis) : [f])).map((path) => ({ path, as: 'urls', command: line }));
+  if (c.program === 'wget' || c.program === 'wget2') {
+    const rc = [...values(c, urlClientGrammar, '', ['config']), ...viaAssignments(c.via).filter((v) => v.name === 'WGETRC').map((v) => v.value)];
+    out.push(...each(rc.filter((f) => f !== '' && f !== '/dev/null'), 'wgetrc'));
+  }
+  return out;
+};
+
+/** A wgetrc's `key = value` lines as the options they stand for, and output_document as the file it writes. */
+const wgetrcText = (content: string): string => {
+  const out: string[] = [];
+  for (const m of content.matchAll(/^\s*([a-z_]+)\s*=\s*(.*?)\s*$/gim)) {
+    out.push(`wget --${m[1]!.toLowerCase()} ${m[2]!}`);
+    if (/^output_?document$/i.test(m[1]!)) out.push(`> ${m[2]!}`);
+  }
+  return out.join('\n');
+};
 
 // ---- the table ----
 
@@ -356,7 +480,7 @@ export const scriptReaders: readonly ScriptReader[] = [
     allows: ["echo 'set number' > /tmp/s.vim; vim -S /tmp/s.vim notes.txt", 'vim -u NONE notes.txt', 'vim -S Session.vim'],
   },
   {
-    name: 'ed and ex scripts given on standard input from a file (!CMD, w FILE)', programs: /^(?:ed|red|ex|vim?|nvim)$/, files: (c) => each(stdinFiles(c), 'ex'),
+    name: 'ed and ex scripts given on standard input from a file (!CMD, w FILE)', programs: /^(?:ed|red|ex|vim?|nvim)$/, files: (c, a) => each(inputFiles(c, a), 'ex'),
     stops: ["echo '!hermes config set approvals.yolo true' > /tmp/e.ed; ed -s notes.txt < /tmp/e.ed", "echo 'w /home/agent/.hermes/config.yaml' > /tmp/w.ed; ed -s /tmp/x < /tmp/w.ed"],
     allows: ["printf '1d\\nw\\n' > /tmp/d.ed; ed -s notes.txt < /tmp/d.ed", 'ex -s notes.txt < fix.ex'],
   },
@@ -366,7 +490,7 @@ export const scriptReaders: readonly ScriptReader[] = [
     allows: ["echo 'bt' > /tmp/bt.gdb; gdb -batch -x /tmp/bt.gdb ./a.out core", 'gdb -x .gdbinit ./a.out'],
   },
   {
-    name: 'sqlite3 input files and .read (.shell and .system lines)', programs: /^sqlite3?$/, files: sqliteFiles,
+    name: 'sqlite3 input files and .read (.shell and .system lines)', programs: /^(?:sqlite3?|duckdb)$/, files: sqliteFiles,
     stops: ["echo '.shell hermes config set approvals.yolo true' > /tmp/e.sql; sqlite3 :memory: < /tmp/e.sql", "echo '.system rm -rf ~/.hermes/plugins' > /tmp/e.sql; sqlite3 :memory: '.read /tmp/e.sql'"],
     allows: ["echo 'select 1;' > /tmp/q.sql; sqlite3 app.db < /tmp/q.sql", "sqlite3 app.db '.read schema.sql'"],
   },
@@ -396,21 +520,71 @@ export const scriptReaders: readonly ScriptReader[] = [
   },
   {
     name: 'console and small-language script files: psql -f, mysql <, lldb -s, dc -f, gnuplot, pwsh -File', programs: /^(?:psql|mysql|mariadb|lldb|dc|gnuplot|pwsh|powershell)$/,
-    files: (c) => ({ psql: psqlFiles, mysql: mysqlFiles, mariadb: mysqlFiles, lldb: lldbFiles, dc: dcFiles, gnuplot: gnuplotFiles, pwsh: pwshFiles, powershell: pwshFiles } as Record<string, (c: SimpleCommand) => RunFile[]>)[c.program]!(c),
+    files: (c, a) => ({ psql: psqlFiles, mysql: mysqlFiles, mariadb: mysqlFiles, lldb: lldbFiles, dc: dcFiles, gnuplot: gnuplotFiles, pwsh: pwshFiles, powershell: pwshFiles } as Record<string, (c: SimpleCommand, a: ShellAnalysis) => RunFile[]>)[c.program]!(c, a),
     stops: ["echo '\\! hermes config set approvals.yolo true' > /tmp/e.sql; psql -f /tmp/e.sql", "echo 'system tollgate approve abc always' > /tmp/e.sql; mysql < /tmp/e.sql",
       "echo 'platform shell hermes config set approvals.yolo true' > /tmp/e.lldb; lldb -s /tmp/e.lldb", "echo '!rm -rf ~/.hermes/plugins' > /tmp/e.dc; dc -f /tmp/e.dc",
       "echo 'system(\"rm -rf ~/.hermes/plugins\")' > /tmp/e.gp; gnuplot /tmp/e.gp"],
     allows: ["echo 'select 1;' > /tmp/q.sql; psql -f /tmp/q.sql", "echo 'show tables;' > /tmp/q.sql; mysql db < /tmp/q.sql", "echo 'plot sin(x)' > /tmp/p.gp; gnuplot /tmp/p.gp", 'pwsh -File build.ps1'],
   },
   {
-    name: 'xargs argument files (-a FILE, < FILE) handed to its command', programs: /^xargs$/, files: xargsFiles,
-    stops: ["echo /home/agent/project/tollgate.yaml > /tmp/a; xargs -a /tmp/a rm -f", "echo /home/agent/project/data > /tmp/a; xargs rm -rf < /tmp/a",
-      "echo /home/agent/project/data > /tmp/a; cat /tmp/a | xargs rm -rf",
-      "echo 'hermes config set approvals.yolo true' > /tmp/c; xargs -a /tmp/c -I{} sh -c '{}'"],
-    allows: ["echo build dist > /tmp/a; xargs -a /tmp/a rm -rf", "echo build dist > /tmp/a; cat /tmp/a | xargs rm -rf", 'xargs -a files.txt wc -l', "echo /home/agent/project/tollgate.yaml > /tmp/a; xargs -a /tmp/a cat"],
+    name: 'tmux configs: -f FILE, source-file, a new server\'s ~/.tmux.conf (run-shell, new-window CMD, send-keys, if-shell)', programs: /^tmux$/, files: tmuxFiles,
+    stops: ["printf 'run-shell \"hermes config set approvals.yolo true\"\\n' > /tmp/t.conf; tmux source-file /tmp/t.conf",
+      "printf 'new-window \"rm -rf ~/.hermes/plugins\"\\n' > /tmp/t.conf; tmux -f /tmp/t.conf new -d",
+      "printf 'send-keys -t hermes o Enter\\n' > /tmp/t.conf; tmux new -d \\; source-file /tmp/t.conf",
+      "printf 'if-shell true \"send-keys -t 0 o Enter\"\\n' > /tmp/t.conf; tmux source -q /tmp/t.conf"],
+    allows: ["printf 'set -g mouse on\\nbind r source-file ~/.tmux.conf \\; display reloaded\\nbind -n C-l send-keys C-l\\n' > /tmp/t.conf; tmux source-file /tmp/t.conf",
+      'tmux source-file ~/.tmux.conf', 'tmux new -d -s build make', "printf 'set -g default-terminal screen-256color\\n' > /tmp/t.conf; tmux -f /tmp/t.conf new -d",
+      "printf 'bind -n C-h if-shell \"$is_vim\" \"send-keys C-h\" \"select-pane -L\"\\n' > /tmp/t.conf; tmux source-file /tmp/t.conf"],
   },
   {
-    name: 'a file cat, head or tail hands to a shell or interpreter (cat f | sh, bash <(cat f))', programs: /^(?:sh|bash|zsh|ksh|dash|ash|mksh|yash|source|\.|python[0-9.]*|perl|ruby|node|php)$/, files: catFiles,
+    name: 'screen configs: -c FILE, SCREENRC, -X source, a new session\'s ~/.screenrc (screen CMD, exec, stuff, logfile)', programs: /^screen$/, files: screenFiles,
+    stops: ["printf 'screen -t x sh -c \"hermes config set approvals.yolo true\"\\n' > /tmp/rc; screen -c /tmp/rc -dm", "printf 'stuff o\\n' > /tmp/rc; screen -c /tmp/rc -dmS x",
+      "printf 'logfile /home/agent/.hermes/config.yaml\\nlog on\\n' > /tmp/rc; SCREENRC=/tmp/rc screen -dm"],
+    allows: ["printf 'startup_message off\\ndefscrollback 10000\\nscreen -t build make\\n' > /tmp/rc; screen -c /tmp/rc -dm", 'screen -r dev', 'screen -ls', 'screen -dmS dev npm run dev'],
+  },
+  {
+    name: 'diffs a patch program applies (patch < F, patch -i F, cat F | patch, git apply F, git am F): the files they change', programs: /^(?:patch|gpatch|git)$/, files: diffFiles,
+    stops: ["cat > /tmp/a.diff <<'EOF'\n--- /dev/null\n+++ /home/agent/.hermes/config.yaml\n@@ -0,0 +1 @@\n+x\nEOF\npatch -p0 < /tmp/a.diff",
+      "cat > /tmp/a.diff <<'EOF'\n--- /dev/null\n+++ /home/agent/.hermes/config.yaml\n@@ -0,0 +1 @@\n+x\nEOF\npatch -i /tmp/a.diff",
+      "cat > /tmp/a.diff <<'EOF'\n--- a/tollgate.yaml\n+++ /home/agent/project/tollgate.yaml\nEOF\ngit apply --unsafe-paths /tmp/a.diff",
+      "cat > /tmp/a.diff <<'EOF'\ndiff --git a/x b/x\nrename from x\nrename to data/ledger.db\nEOF\ncd /home/agent/project && git apply /tmp/a.diff",
+      "cat > /tmp/a.diff <<'EOF'\n--- a/config.yaml\n+++ b/config.yaml\nEOF\ncat /tmp/a.diff | patch -p1 -d /srv/hermes-bot"],
+    allows: ["cat > /tmp/f.diff <<'EOF'\n--- a/src/app.ts\n+++ b/src/app.ts\n@@ -1 +1 @@\n-a\n+b\nEOF\npatch -p1 < /tmp/f.diff",
+      "cat > /tmp/f.diff <<'EOF'\ndiff --git a/src/app.ts b/src/app.ts\n--- a/src/app.ts\n+++ b/src/app.ts\nEOF\ngit apply /tmp/f.diff", 'patch -p1 < fix.diff', 'git apply fix.diff', 'git am 0001-fix.patch', 'git log -p'],
+  },
+  {
+    name: 'URL lists a download client fetches (wget -i, aria2c -i) and wget config files: each URL as if on the line', programs: /^(?:wget|wget2|aria2c)$/, files: urlListFiles,
+    stops: ["echo http://127.0.0.1:8787/v1/approvals/a1 > /tmp/u; wget -i /tmp/u --post-data='{\"answer\":\"always\"}'", 'echo http://localhost:8787/v1/approvals > /tmp/u; aria2c --input-file=/tmp/u',
+      "printf 'https://example.com/c.yaml\\n  dir=/home/agent/.hermes\\n  out=config.yaml\\n' > /tmp/u; aria2c -i /tmp/u",
+      "printf 'http_proxy = http://127.0.0.1:8787\\nuse_proxy = on\\n' > /tmp/w; wget --config=/tmp/w http://x.example/v1/approvals"],
+    allows: ['echo https://example.com/a.tgz > /tmp/u; wget -i /tmp/u', 'wget -i urls.txt', "printf 'https://example.com/a\\n  dir=downloads\\n' > /tmp/u; aria2c -i /tmp/u",
+      "printf 'tries = 3\\n' > /tmp/w; wget --config=/tmp/w https://example.com"],
+  },
+  {
+    name: 'compose files docker compose, docker-compose and podman-compose start (and podman kube play\'s pods): each service judged as its docker run', programs: /^(?:docker|podman|nerdctl|docker-compose|podman-compose)$/,
+    files: (c) => [...each(composeFilesOf(c), 'compose'), ...each(kubeFilesOf(c), 'kube')],
+    stops: ["printf 'services:\\n  app:\\n    image: alpine\\n    volumes:\\n      - /home/agent/.hermes:/h\\n' > /tmp/c/compose.yml; docker compose -f /tmp/c/compose.yml up",
+      "printf 'services:\\n  app:\\n    image: alpine\\n    volumes:\\n      - type: bind\\n        source: /home/agent/project/data\\n        target: /d\\n' > compose.yaml; docker-compose run app",
+      "printf 'services:\\n  app:\\n    image: alpine\\n    pid: host\\n' > /tmp/c.yml; docker compose -f /tmp/c.yml up -d",
+      "printf 'services:\\n  app:\\n    image: alpine\\n    volumes: [h:/h]\\nvolumes:\\n  h:\\n    driver_opts: {type: none, o: bind, device: /srv/hermes-bot}\\n' > /tmp/c.yml; podman-compose -f /tmp/c.yml up",
+      "printf 'kind: Pod\\nspec:\\n  volumes:\\n  - name: h\\n    hostPath: {path: /srv/hermes-bot}\\n' > /tmp/p.yml; podman kube play /tmp/p.yml",
+      "docker compose -f - up <<'EOF'\nservices:\n  a:\n    image: x\n    volumes: [\"/srv/hermes-bot:/h\"]\nEOF", "printf 'services:\\n  a:\\n    image: x\\n    volumes: [/:/host]\\n' > /tmp/s.yml; docker stack deploy -c /tmp/s.yml s"],
+    allows: ["printf 'services:\\n  app:\\n    image: node\\n    volumes:\\n      - ./src:/app\\n' > compose.yml; docker compose up", 'docker compose ps', 'docker compose -f prod.yml down', 'docker compose up -d',
+      "printf 'kind: Pod\\nspec:\\n  volumes:\\n  - name: d\\n    emptyDir: {}\\n' > /tmp/p.yml; podman kube play /tmp/p.yml"],
+  },
+  {
+    name: 'xargs and GNU parallel argument files (-a FILE, :::: FILE, < FILE) handed to its command', programs: /^(?:xargs|parallel)$/,
+    files: (c, a) => (c.program === 'parallel' ? parallelFiles(c, a) : xargsFiles(c, a)),
+    stops: ["echo /home/agent/project/tollgate.yaml > /tmp/a; xargs -a /tmp/a rm -f", "echo /home/agent/project/data > /tmp/a; xargs rm -rf < /tmp/a",
+      "echo /home/agent/project/data > /tmp/a; cat /tmp/a | xargs rm -rf",
+      "echo 'hermes config set approvals.yolo true' > /tmp/c; xargs -a /tmp/c -I{} sh -c '{}'",
+      'echo /home/agent/project/data > /tmp/a; parallel -a /tmp/a rm -rf', "echo http://127.0.0.1:8787/v1/approvals/a1 > /tmp/u; parallel curl -d x :::: /tmp/u",
+      'echo /home/agent/project/data > /tmp/a; cat /tmp/a | parallel rm -rf'],
+    allows: ["echo build dist > /tmp/a; xargs -a /tmp/a rm -rf", "echo build dist > /tmp/a; cat /tmp/a | xargs rm -rf", 'xargs -a files.txt wc -l', "echo /home/agent/project/tollgate.yaml > /tmp/a; xargs -a /tmp/a cat",
+      'echo build dist > /tmp/a; parallel -a /tmp/a rm -rf', 'parallel gzip ::: a.log b.log', 'parallel -j4 gzip :::: logs.txt'],
+  },
+  {
+    name: 'a file cat, head or tail hands to a shell or interpreter (cat f | sh, bash <(cat f))', programs: /^(?:sh|bash|zsh|ksh|dash|ash|mksh|yash|source|\.|python[0-9.]*|perl|ruby|node|nodejs|php|tclsh[0-9.]*|wish|expect|lua[0-9.]*|luajit|R|julia|pwsh)$/, files: catFiles,
     stops: ["echo 'hermes config set approvals.yolo true' > /tmp/e.txt; cat /tmp/e.txt | sh", "echo 'tollgate approve abc always' > /tmp/e.txt; bash <(cat /tmp/e.txt)",
       "echo 'tollgate approve abc always' > /tmp/e.txt; head -n 5 /tmp/e.txt | bash -s"],
     allows: ["echo 'npm test' > /tmp/t.txt; cat /tmp/t.txt | sh", 'cat install.sh | bash -s -- --help'],
@@ -477,10 +651,17 @@ export const runFileText = (file: RunFile, content: string): { kind: 'shell' | '
     case 'sed': return { kind: 'shell', text: [...sedShellTexts(content), ...sedWrites(content)].join('\n') };
     case 'ex': return { kind: 'shell', text: [...content.split('\n').map((l) => l.replace(/^\s*:+/, '')), ...exWrittenFiles(content)].join('\n') };
     // sqlite3's .shell/.system, and psql's or mysql's `\\!` and `system` when the same file is fed to them.
-    case 'sqlite': return { kind: 'shell', text: [...content.matchAll(/^\s*(?:\.(?:shell|system)|\\!|system)\s+(.*)$/gm)].map((m) => m[1]!).join('\n') };
+    case 'sqlite': return { kind: 'shell', text: sqliteShellText(content) };
     case 'm4': return { kind: 'shell', text: m4ShellTexts(content).join('\n') };
     case 'dc': return { kind: 'shell', text: dcShellTexts(content).join('\n') };
     case 'args': return { kind: 'shell', text: `${file.command ?? 'echo'} ${content.replace(/\s+/g, ' ')}\n${content}` };
+    case 'tmux': return { kind: 'shell', text: tmuxConfigText(content) };
+    case 'screen': return { kind: 'shell', text: screenConfigText(content) };
+    case 'diff': return { kind: 'shell', text: diffTargetText(content, file.diff ?? { strip: null, dir: '.' }) };
+    case 'urls': return { kind: 'shell', text: urlListText(content, file.command ?? 'wget') };
+    case 'wgetrc': return { kind: 'shell', text: wgetrcText(content) };
+    // Judged as the `docker run` of each service (composeFiles.ts), not as text.
+    case 'compose': case 'kube': return null;
   }
 };
 
