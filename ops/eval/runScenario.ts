@@ -3,7 +3,7 @@
  * `restart` closes the gate and opens a new one on the same ledger, so all state is rebuilt from it.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Verdict } from '../../domain/gate/verdict.ts';
 import type { Gate } from '../gate/gate.ts';
@@ -121,11 +121,15 @@ const runTool = async (gate: Gate, context: RunContext, step: ToolStep, label: s
   const started = process.hrtime.bigint();
   const verdict = await gate.toolCall({
     sessionId: step.session ?? context.scenario.session.id, tool: step.tool, args: step.args,
-    parentSessionId: step.parent ?? null, resumption: 'held', cwd: step.cwd === undefined ? null : resolve(step.cwd),
+    parentSessionId: step.parent ?? null, resumption: 'held', cwd: stepFolder(step.cwd),
   });
   if (verdict.verdict === 'ask') context.lastAsk = verdict.approvalId;
   return judged(context.scenario, label, step, verdict.verdict, verdict.reasons, verdict.message, started, step.expect, step.reason);
 };
+
+/** A step's `cwd`: absolute, `~/…` below the user's home, or relative to where eval runs; none means unknown. */
+const stepFolder = (cwd: string | undefined): string | null =>
+  cwd === undefined ? null : cwd === '~' || cwd.startsWith('~/') ? join(homedir(), cwd.slice(1)) : resolve(cwd);
 
 const judged = (
   scenario: Scenario, step: string, s: ScenarioStep, verdict: Verdict, reasons: readonly string[], message: string,
