@@ -22,14 +22,24 @@ export const builtInShellTools: readonly ShellToolRow[] = [
   },
 ];
 
+/**
+ * Argument names that hold a command line in an MCP tool nobody mapped (`mcp_shell_run {command}`): the gate cannot
+ * know what the server does with it, so it judges the text as a line that runs, in a folder it does not know.
+ */
+export const mcpCommandArguments: readonly string[] = ['command', 'cmd', 'command_line', 'commandLine', 'shell_command', 'shellCommand', 'script'];
+const mcpTool = /^mcp_/;
+const mcpCommandArgument = (tool: string, args: Readonly<Record<string, unknown>>): string | null =>
+  mcpTool.test(tool) ? mcpCommandArguments.find((a) => typeof args[a] === 'string') ?? null : null;
+
 /** The argument holding the command line, or null when the tool (called with these arguments) runs no shell. */
 export const shellArgumentOf = (tool: string, mapped: Readonly<Record<string, string>> = {}, args: Readonly<Record<string, unknown>> = {}): string | null => {
   if (mapped[tool] !== undefined) return mapped[tool]!;
   const row = builtInShellTools.find((r) => r.tool === tool);
-  if (row === undefined) return null;
+  if (row === undefined) return mcpCommandArgument(tool, args);
   const value = row.unless === undefined ? undefined : args[row.unless.argument];
   return typeof value === 'string' && row.unless!.values.includes(value) ? null : row.argument;
 };
 
 /** Whether the tool's lines run where the gate cannot tell (a background shell that may have `cd`-ed anywhere). */
-export const runsInUnknownDirectory = (tool: string): boolean => builtInShellTools.some((r) => r.tool === tool && r.directoryUnknown === true);
+export const runsInUnknownDirectory = (tool: string, args: Readonly<Record<string, unknown>> = {}): boolean =>
+  builtInShellTools.some((r) => r.tool === tool && r.directoryUnknown === true) || mcpCommandArgument(tool, args) !== null;

@@ -29,8 +29,9 @@ const reasonOf: Readonly<Record<SelfProtectionId | CommandRuleId, string>> = { .
 export const findSelfProtection = (input: Pick<GateInput, 'tool' | 'args' | 'shell' | 'protection' | 'pathFacts' | 'scripts' | 'directoryLost' | 'cdpathSet' | 'unknownVariables' | 'exportedHome'>): Finding[] => {
   const index = withCallFacts(protectionIndex(input.protection ?? noProtectionFacts), input.pathFacts);
   // Relative paths resolve against the tool's workdir, else the agent's working directory; unknown, by their tails.
-  // `process submit` types into a background shell whose `cd`s the gate never saw: its folder is lost.
-  const unfollowed = runsInUnknownDirectory(input.tool);
+  // `process submit` types into a background shell whose `cd`s the gate never saw, an MCP shell runs where its
+  // server is: the folder is lost.
+  const unfollowed = runsInUnknownDirectory(input.tool, input.args);
   const cwd = unfollowed ? null : input.pathFacts?.cwd ?? null;
   // Lost (the terminal went untracked), not merely unreported: relative paths may be inside what is protected.
   const lost = unfollowed || (cwd === null && input.directoryLost === true);

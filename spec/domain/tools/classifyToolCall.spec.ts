@@ -5,7 +5,7 @@ import type { ShellAnalysis } from '../../../domain/shell/shellAnalysis.ts';
 import { actionFingerprint } from '../../../domain/tools/actionFingerprint.ts';
 import { classifyToolCall } from '../../../domain/tools/classifyToolCall.ts';
 import { pythonShellOuts } from '../../../domain/tools/pythonShellOuts.ts';
-import { builtInShellTools, shellArgumentOf } from '../../../domain/tools/shellTools.ts';
+import { builtInShellTools, mcpCommandArguments, runsInUnknownDirectory, shellArgumentOf } from '../../../domain/tools/shellTools.ts';
 
 /** Records what it was asked to analyse; the real grammar is exercised by the shell and eval specs. */
 const recordingAnalyzer = () => {
@@ -25,6 +25,21 @@ describe('tool classification', () => {
   it('lets tools.<name>.shell_arg map another tool onto a shell argument', () => {
     expect(shellArgumentOf('mcp_ssh_exec', { mcp_ssh_exec: 'cmd' })).to.equal('cmd');
     expect(shellArgumentOf('read_file')).to.equal(null);
+  });
+
+  for (const argument of mcpCommandArguments)
+    it(`judges ${argument} of an unmapped MCP tool as a command line run in an unknown folder`, () => {
+      const analyzer = recordingAnalyzer();
+      const call = classifyToolCall('mcp_box_run', { [argument]: 'tollgate approve a1 always' }, analyzer.analyze);
+      expect(call.runsShell).to.equal(true);
+      expect(analyzer.seen).to.deep.equal(['tollgate approve a1 always']);
+      expect(runsInUnknownDirectory('mcp_box_run', { [argument]: 'ls' })).to.equal(true);
+    });
+
+  it('leaves tools that are not MCP tools, and MCP tools without a command argument, as running no line', () => {
+    expect(shellArgumentOf('web_search', {}, { command: 'ls' })).to.equal(null);
+    expect(shellArgumentOf('mcp_github_search', {}, { query: 'ls' })).to.equal(null);
+    expect(shellArgumentOf('mcp_box_run', { mcp_box_run: 'input' }, { command: 'ls' })).to.equal('input');
   });
 
   it('marks a shell tool without its command line as running a shell with nothing parsed (the gate blocks it)', () => {
