@@ -261,7 +261,9 @@ const tarOperands = (args: readonly string[], words: readonly string[]): Operand
   }
   // -P / --absolute-names keeps a member's leading '/': it may land anywhere on the machine.
   if (letters.includes('x')) return { ...writeAll(words), fills: [letters.includes('P') || args.includes('--absolute-names') ? '/' : directory ?? '.'] };
-  if (/[cru]/.test(letters)) return { ...writeAll(words), treeReads: operands };
+  // `tar czf x.tgz -C /srv data`: members named after -C are read below that folder (those before it, where it runs).
+  const below = directory === null ? [] : operands.filter((o) => !o.startsWith('/')).map((o) => (o === '.' ? directory! : `${directory}/${o}`));
+  if (/[cru]/.test(letters)) return { ...writeAll(words), treeReads: [...operands, ...below] };
   return { ...none, reads: words };
 };
 

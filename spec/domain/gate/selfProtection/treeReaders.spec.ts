@@ -47,10 +47,11 @@ describe('recursive searchers (treeReaders.ts, real bash grammar, exampleFacts)'
     };
     const stops = ['cd /home/agent && rg --hidden foo', 'cd /home/agent && grep -r foo .', 'rg -uu foo /home/agent', 'tar -cf /tmp/all.tar .', 'cp -a . /tmp/backup',
       'zip -r /tmp/all.zip .', 'shopt -s dotglob globstar; grep -r . **/keys', 'shopt -s nocaseglob; cat .TOLLGATE/KEYS/*', 'cp -r .tollgate /tmp/d',
-      'rsync -a .tollgate/ /tmp/d/', 'find . -type f | xargs grep -h TODO', 'shopt -s dotglob; tar -cf /tmp/a.tar *'];
+      'rsync -a .tollgate/ /tmp/d/', 'find . -type f | xargs grep -h TODO', 'shopt -s dotglob; tar -cf /tmp/a.tar *',
+      'tar czf /tmp/k.tgz -C /home/agent .tollgate', 'tar -c -f /tmp/k.tar -C /home/agent/.tollgate .', 'tar --create --file=/tmp/k.tar --directory=/home/agent .tollgate/keys'];
     const allows = ['cd /home/agent && rg foo', 'rg foo /home/agent', 'cd /home/agent && ag foo', 'rg foo', 'tar -czf build.tgz dist/', 'zip -r site.zip public',
       'cp -a src /tmp/x', 'cat .TOLLGATE/KEYS/*', 'shopt -s globstar; grep -r . **/keys', 'cd /home/agent && grep -r --exclude-dir=.tollgate foo .',
-      'shopt -s nocaseglob; ls *.JPG', 'cp .tollgate/ledger.db /tmp/l.db', 'grep -r x keys', 'cp -r data /tmp/d'];
+      'shopt -s nocaseglob; ls *.JPG', 'cp .tollgate/ledger.db /tmp/l.db', 'grep -r x keys', 'cp -r data /tmp/d', 'tar czf /tmp/s.tgz -C /home/agent/project src'];
     for (const line of stops) it(`blocks: ${line}`, () => expect(ids(line, dotted)).to.include('read-secret'));
     for (const line of allows) it(`allows: ${line}`, () => expect(ids(line, dotted)).not.to.include('read-secret'));
   });
