@@ -5,6 +5,7 @@
  * the line, socket clients whose target is hidden and loopback spelled differently. Every row blocks; each
  * has lines it must stop and lines it must let through (its spec runs them through the real bash grammar).
  */
+import { mentionsUnguardingVariable, unguardingAssignment, unguardingVariableSet } from './unguardingVariables.ts';
 import { parseOptions } from '../../shell/commandOptions.ts';
 import { interpreterCall, interpreterFamily } from '../../shell/interpreters.ts';
 import { joinLineContinuations } from '../../shell/lineContinuations.ts';
@@ -16,6 +17,7 @@ import { expandLocalShorthand, isLoopbackHost, localShorthandClients, loopbackPo
 import { codeTypesIntoTerminal, terminalInputExamples, typesIntoTerminal } from './terminalInput.ts';
 import { processReachExamples, reachesGuardProcess } from './processReach.ts';
 import { portRedirectExamples, redirectsGuardPort } from './portRedirects.ts';
+import { listensOnGuardPort, portListenerExamples } from './portListeners.ts';
 import { curlConfigFiles, curlConfigWords, curlWordsReach, isCurlrc } from './curlClients.ts';
 import type { ProtectionIndex } from './protectedPaths.ts';
 import { resolvePath } from './protectedPaths.ts';
@@ -588,7 +590,7 @@ export const commandRules: readonly CommandRule[] = [
       "vim -c '!rm -rf ~/.hermes/plugins' -c q", "vi +'!rm -rf ~/.hermes/plugins' +q", "nvim --cmd '!rm -rf ~/.hermes/plugins'", "less +'!rm -rf ~/.hermes/plugins' /etc/hosts",
       "rsync -e 'sh -c \"rm -rf ~/.hermes/plugins\"' x:y /tmp", "rsync --rsh='sh -c \"rm -rf ~/.hermes/plugins\"' x:y /tmp", "zip /tmp/z.zip /etc/hosts -T -TT 'rm -rf ~/.hermes/plugins #'",
       "echo 'rm -rf ~/.hermes/plugins' | at now", "echo 'rm -rf ~/.hermes/plugins' | batch", "echo '* * * * * rm -rf ~/.hermes/plugins' | crontab -",
-      "echo '* * * * * rm -rf ~/.hermes/plugins' > /tmp/c; crontab /tmp/c", 'crontab /tmp/cron.txt', "tmux new -d 'rm -rf ~/.hermes/plugins'", "screen -dm sh -c 'rm -rf ~/.hermes/plugins'",
+      "echo '* * * * * rm -rf ~/.hermes/plugins' > /tmp/c; crontab /tmp/c", 'crontab /tmp/cron.txt', "crontab -l | { cat; echo '* * * * * tollgate approve a1 always'; } | crontab -", "crontab -l | sed '$a * * * * * pkill -f tollgate' | crontab -", "tmux new -d 'rm -rf ~/.hermes/plugins'", "screen -dm sh -c 'rm -rf ~/.hermes/plugins'",
       "PROMPT_COMMAND='rm -rf ~/.hermes/plugins' bash -i", "echo 'rm -rf ~/.hermes/plugins' > /tmp/e.sh; BASH_ENV=/tmp/e.sh bash -c true", "EDITOR='rm -rf ~/.hermes/plugins' crontab -e",
       "make -f /dev/stdin <<< $'x:\\n\\trm -rf ~/.hermes/plugins'", "tar cf /tmp/t.tar /etc/hosts --checkpoint=1 --checkpoint-action=exec='rm -rf ~/.hermes/plugins'",
       "ssh -o ProxyCommand='rm -rf ~/.hermes/plugins' x", "tmux new -d 'tollgate approve abc always'"],
@@ -635,24 +637,28 @@ export const commandRules: readonly CommandRule[] = [
     find: (command, scope) => one('socket-client', redirectsGuardPort(command, scope.index.facts.httpPort)),
     ...portRedirectExamples,
   },
+  {
+    // A stand-in daemon on tollgate's port (table: portListeners.ts).
+    name: 'listens-on-the-guard-port',
+    find: (command, scope) => one('socket-client', listensOnGuardPort(command, scope.index.facts.httpPort)),
+    ...portListenerExamples,
+  },
   // Set-up a later innocent call runs: systemd units and environments, npm settings, stored commands (persistenceCommands.ts).
   ...persistenceCommandRules,
 ];
 
 /** `export HERMES_SAFE_MODE=1`, `HERMES_HOME=/tmp/h`: a declaration changes what the next Hermes started from this shell does. */
-const unguardingDeclaration = /(?:^|[\n;&|(){}]|\b(?:export|declare|typeset|local|readonly)\s+(?:-[a-zA-Z]+\s+)*)\s*(HERMES_SAFE_MODE|HERMES_YOLO_MODE|HERMES_ACCEPT_HOOKS|HERMES_HOME|HERMES_IGNORE_USER_CONFIG)\+?=/;
-
-const hermesSwitches = new Set(['HERMES_SAFE_MODE', 'HERMES_YOLO_MODE', 'HERMES_ACCEPT_HOOKS', 'HERMES_HOME', 'HERMES_IGNORE_USER_CONFIG']);
+const unguardingDeclaration = new RegExp(`(?:^|[\\n;&|(){}]|\\b(?:export|declare|typeset|local|readonly)\\s+(?:-[a-zA-Z]+\\s+)*)\\s*${unguardingAssignment}`);
 
 /** Findings about the line as a whole (the analyzer records no command for a bare declaration). */
 export const lineFindings = (source: string): CommandFinding[] => {
-  const match = source.includes('HERMES_') ? unguardingDeclaration.exec(source) : null;
+  const match = mentionsUnguardingVariable(source) ? unguardingDeclaration.exec(source) : null;
   return match === null ? [] : [{ id: 'hermes-control', what: `${match[1]} set for the Hermes started next` }];
 };
 
 export const lineRuleExamples = {
-  stops: ['export HERMES_SAFE_MODE=1', 'HERMES_SA\\\nFE_MODE=1 hermes chat', 'export HERMES_YOLO_MODE=1; hermes chat', 'declare -x HERMES_ACCEPT_HOOKS=1', 'HERMES_HOME=/tmp/fresh', 'cd /tmp && export HERMES_HOME=/tmp/h'],
-  allows: ['export PATH=$PATH:/opt/bin', 'echo "HERMES_SAFE_MODE=1 disables plugins"', 'export NODE_ENV=production'],
+  stops: ['export TOLLGATE_SOCKET=/tmp/fake.sock; hermes chat', 'TOLLGATE_HOME=/tmp/t hermes', 'export HERMES_SAFE_MODE=1', 'HERMES_SA\\\nFE_MODE=1 hermes chat', 'export HERMES_YOLO_MODE=1; hermes chat', 'declare -x HERMES_ACCEPT_HOOKS=1', 'HERMES_HOME=/tmp/fresh', 'cd /tmp && export HERMES_HOME=/tmp/h'],
+  allows: ['export PATH=$PATH:/opt/bin', 'echo "HERMES_SAFE_MODE=1 disables plugins"', 'echo $TOLLGATE_SOCKET', 'export NODE_ENV=production'],
 };
 
 /** `write_file` of a script (a .sh/.py/.js name or a shebang) whose content the floor would stop when it runs. */
@@ -692,7 +698,7 @@ export const commandFindings = (analysis: ShellAnalysis, scope: LineScope, scrip
   const out: BlockFinding[] = [...lineFindings(line), ...(line === analysis.source ? [] : lineFindings(analysis.source))].map((f) => ({ ...f, verdict: 'block' }));
   // However the value got there (`read`, `printf -v`, `set -a`), an exported Hermes switch reaches the next Hermes.
   for (const name of Object.keys(analysis.exports ?? {})) {
-    if (hermesSwitches.has(name) && !out.some((f) => f.id === 'hermes-control'))
+    if (unguardingVariableSet.has(name) && !out.some((f) => f.id === 'hermes-control'))
       out.push({ id: 'hermes-control', what: `${name} exported for the Hermes started next`, verdict: 'block' });
   }
   // `IFS=,; x=rm,data/ledger.db; $x`: with IFS changed, the words a variable splits into are not the ones read here.

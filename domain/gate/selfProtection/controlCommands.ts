@@ -3,6 +3,7 @@
  * tollgate's own mutating subcommands, `hermes plugins|config|hooks …`, uninstalls, signals to the daemon or the
  * gateway, and clients of tollgate's socket or loopback port.
  */
+import { unguardingAssignment } from './unguardingVariables.ts';
 import { firstOperandIndex, parseOptions } from '../../shell/commandOptions.ts';
 import { programName } from '../../shell/programName.ts';
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
@@ -373,7 +374,7 @@ const matchesAny = (pattern: string, names: readonly string[], flags: string): b
   }
 };
 
-const unguardingVariables = /(?:^|\s)(?:HERMES_SAFE_MODE|HERMES_YOLO_MODE|HERMES_ACCEPT_HOOKS|HERMES_HOME)=/;
+const unguardingVariables = new RegExp(`(?:^|\\s)${unguardingAssignment}`);
 // --ignore-user-config drops config.yaml (the plugin list); --ignore-rules drops the protected AGENTS.md/SOUL.md.
 const unguardingFlags = new Set(['--yolo', '--safe-mode', '--accept-hooks', '--ignore-user-config', '--ignore-rules']);
 

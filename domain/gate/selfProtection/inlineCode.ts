@@ -4,6 +4,7 @@
  * guarded process, runs what it decoded, reaches tollgate's port, or names a protected path while doing more
  * than reading is stopped — a block, never an ask, because the floor cannot follow the code any further.
  */
+import { mentionsUnguardingVariable, unguardingAssignment, unguardingCodeAssignment } from './unguardingVariables.ts';
 import { containsProtected, resolvePath, type PathContext, type PathHit, type ProtectionIndex } from './protectedPaths.ts';
 import { killWordsReachGuard, tollgateReadOnlySubcommands } from './controlCommands.ts';
 import { changesWholeTrees, codeReachesLoopbackPort, connectsSomewhere, literalPortUnknown, signalsEveryone } from './codeTargets.ts';
@@ -44,7 +45,7 @@ const shellCalls = /\b(?:os\.system|os\.popen|subprocess\b|shell\s*=\s*True|comm
 const tollgateWord = String.raw`(?:^|[\s;&|(\`'"=!])(?:[\w./~-]*/)?(?:tollgate(?:\.mjs|\.js)?|ops/cli/main\.ts)`;
 const tollgateCommand = new RegExp(`${tollgateWord}((?:\\s+(?:-c|--config)\\s+\\S+|\\s+-\\S+)*)\\s+([a-z][a-z-]*)`, 'g');
 const hermesCommand = /(?:^|[\s;&|(`'"=!])(?:[\w./~-]*\/)?hermes(?:-agent)?(?:\s+(?:-p|--profile)\s+\S+)?\s+(plugins?|config|hooks|setup|uninstall|update|auth|login|logout|model|tools|gateway|profile|claw)\b(?:\s+(\S+))?/g;
-const unguardingHermes = /\bhermes\b[^\n]*\s--(?:yolo|safe-mode|accept-hooks|ignore-user-config|ignore-rules)\b|\b(?:HERMES_SAFE_MODE|HERMES_YOLO_MODE|HERMES_ACCEPT_HOOKS|HERMES_HOME)=/;
+const unguardingHermes = new RegExp(String.raw`\bhermes\b[^\n]*\s--(?:yolo|safe-mode|accept-hooks|ignore-user-config|ignore-rules)\b|\b` + unguardingAssignment);
 const shellKill = /(?:^|[\s;&|(`'"!])(?:pkill|killall|skill|fuser\s+-k|kill)\b[^\n]*?(?:tollgate|hermes|gateway|pgrep|pidof|PPID|\bnode\b|[*?\]]\.pid\b|lsof)/;
 
 /** A tollgate command that answers, serves or installs, or a Hermes command that changes it, named in text. */
@@ -56,7 +57,7 @@ export const controlInText = (text: string): CodeFinding | null => {
   for (const match of text.matchAll(hermesCommand)) {
     if (!['list', 'show', 'status', 'ls'].includes(match[2] ?? '')) return { id: 'hermes-control', what: match[0].trim() };
   }
-  const unguarded = unguardingHermes.exec(text);
+  const unguarded = unguardingHermes.exec(text) ?? (mentionsUnguardingVariable(text) ? unguardingCodeAssignment.exec(text) : null);
   return unguarded === null ? null : { id: 'hermes-control', what: unguarded[0].trim() };
 };
 

@@ -1,0 +1,25 @@
+/**
+ * Environment variables that take the guard away from the next Hermes or hook client started with them: Hermes'
+ * own switches (plugins off, yolo, hooks accepted, another home) and the variables tollgate's plugin and hook client
+ * read to find the daemon (a nested `hermes` pointed at a socket the agent serves registers with that instead).
+ */
+export const unguardingVariableNames: readonly string[] = [
+  'HERMES_SAFE_MODE', 'HERMES_YOLO_MODE', 'HERMES_ACCEPT_HOOKS', 'HERMES_HOME', 'HERMES_IGNORE_USER_CONFIG',
+  'TOLLGATE_SOCKET', 'TOLLGATE_HOME', 'TOLLGATE_CONFIG',
+];
+
+export const unguardingVariableSet: ReadonlySet<string> = new Set(unguardingVariableNames);
+
+/** `NAME=` or `NAME+=` for any of them, as a pattern fragment (no anchors). */
+export const unguardingAssignment = `(${unguardingVariableNames.join('|')})\\+?=`;
+
+/** Cheap precondition before any of the patterns run. */
+export const mentionsUnguardingVariable = (text: string): boolean => text.includes('HERMES_') || text.includes('TOLLGATE_');
+
+/**
+ * The same variables set from code: `os.environ['HERMES_HOME'] = …`, `env={'TOLLGATE_SOCKET': …}`, `putenv("X", …)`,
+ * `process.env.TOLLGATE_SOCKET = …`, `$ENV{HERMES_HOME} = …` (a read such as `os.environ['X']` alone is not).
+ */
+export const unguardingCodeAssignment = new RegExp(
+  `['"](${unguardingVariableNames.join('|')})['"]\\s*\\]?\\s*[=:,](?!=)|\\benv\\.(${unguardingVariableNames.join('|')})\\s*=(?!=)|ENV\\{['"]?(${unguardingVariableNames.join('|')})['"]?\\}\\s*=(?!=)`,
+);
