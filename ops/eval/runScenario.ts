@@ -11,6 +11,8 @@ import { parseDurationMs } from '../config/duration.ts';
 import { mergeConfig, parseConfig } from '../config/loadConfig.ts';
 import type { TollgateConfig } from '../config/configSchema.ts';
 import { openRuntime, type Runtime } from '../runtime/openRuntime.ts';
+import { sharedBashAnalyzer } from '../runtime/sharedAnalyzer.ts';
+import { WrittenFiles } from './writtenFiles.ts';
 import type { Scenario, ScenarioStep, ToolStep } from './scenarioSchema.ts';
 import { meetsExpectation, mentionsReason } from './verdictMatches.ts';
 
@@ -45,14 +47,17 @@ export const runScenario = async (scenario: Scenario): Promise<StepResult[]> => 
       await mkdir(dirname(join(home, path)), { recursive: true });
       await writeFile(join(home, path), text);
     }
-    runtime = await openRuntime(config, { clock, expiryTimers: false });
-    const context: RunContext = { scenario, lastAsk: null };
+    const analyzer = await sharedBashAnalyzer();
+    const written = new WrittenFiles((source) => analyzer.analyze(source));
+    const options = { clock, expiryTimers: false, writtenFiles: written.files };
+    runtime = await openRuntime(config, options);
+    const context: RunContext = { scenario, lastAsk: null, lastAskedCall: null, written };
     for (const [index, step] of scenario.steps.entries()) {
       const label = String(index + 1);
       switch (step.kind) {
         case 'restart':
           await runtime.close();
-          runtime = await openRuntime(config, { clock, expiryTimers: false });
+          runtime = await openRuntime(config, options);
           results.push(plain(scenario, label, step));
           break;
         case 'advance':
@@ -83,6 +88,10 @@ export const runScenario = async (scenario: Scenario): Promise<StepResult[]> => 
 interface RunContext {
   readonly scenario: Scenario;
   lastAsk: string | null;
+  /** The call the latest ask held: it runs (and writes) once a human lets it. */
+  lastAskedCall: ToolStep | null;
+  /** What the calls that ran wrote, for the floor's reading of scripts in later steps. */
+  readonly written: WrittenFiles;
 }
 
 const scenarioConfig = (scenario: Scenario, home: string): TollgateConfig => {
@@ -109,7 +118,9 @@ const runStep = async (gate: Gate, context: RunContext, step: ScenarioStep, labe
     case 'approve': {
       if (context.lastAsk === null) throw new Error(`step ${label}: there is no earlier "ask" to answer`);
       await gate.answer(context.lastAsk, step.approve, 'scenario');
+      if (step.approve !== 'deny' && context.lastAskedCall !== null) ranCall(context, context.lastAskedCall);
       context.lastAsk = null;
+      context.lastAskedCall = null;
       return plain(scenario, label, step);
     }
     default:
@@ -123,9 +134,12 @@ const runTool = async (gate: Gate, context: RunContext, step: ToolStep, label: s
     sessionId: step.session ?? context.scenario.session.id, tool: step.tool, args: step.args,
     parentSessionId: step.parent ?? null, resumption: 'held', cwd: stepFolder(step.cwd),
   });
-  if (verdict.verdict === 'ask') context.lastAsk = verdict.approvalId;
+  if (verdict.verdict === 'ask') { context.lastAsk = verdict.approvalId; context.lastAskedCall = step; }
+  if (verdict.verdict === 'allow') ranCall(context, step);
   return judged(context.scenario, label, step, verdict.verdict, verdict.reasons, verdict.message, started, step.expect, step.reason);
 };
+
+const ranCall = (context: RunContext, step: ToolStep): void => context.written.record(step.tool, step.args, stepFolder(step.cwd));
 
 /** A step's `cwd`: absolute, `~/…` below the user's home, or relative to where eval runs; none means unknown. */
 const stepFolder = (cwd: string | undefined): string | null =>

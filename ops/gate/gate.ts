@@ -26,7 +26,7 @@ import { protectedState } from './protectedState.ts';
 import type { ProtectionFacts } from '../../domain/gate/selfProtection/protectionFacts.ts';
 import { callPathFacts } from './callPathFacts.ts';
 import { deepFrozen } from '../../domain/encoding/deepFrozen.ts';
-import { scriptFacts } from './scriptFacts.ts';
+import { readFileStart, scriptFacts, type ReadFileStart } from './scriptFacts.ts';
 import { realpathSync, statSync } from 'node:fs';
 import type { CallPathFacts } from '../../domain/gate/selfProtection/callPathFacts.ts';
 import type { ShellAnalysis } from '../../domain/shell/shellAnalysis.ts';
@@ -55,6 +55,11 @@ export interface GateDeps {
   readonly newId: () => string;
   /** Expire unanswered questions with timers (the daemon); eval expires them when its clock advances. */
   readonly expiryTimers?: boolean;
+  /**
+   * Files that earlier calls wrote, read before the disk: eval runs nothing, so the script a scenario wrote in one
+   * step is found here when a later step runs it. The daemon has none (the disk holds what really ran).
+   */
+  readonly writtenFiles?: ReadonlyMap<string, string>;
   /** Runtime registrations (keys and processes); in memory when not given. */
   readonly runtimes?: RuntimeRegistry;
   /** What the self-protection floor protects; computed from the configuration and this process when absent. */
@@ -110,7 +115,11 @@ export class Gate {
   private lastPosition = 0;
   private closed = false;
 
+  private readonly readScript: ReadFileStart;
+
   private constructor(private readonly deps: GateDeps, readonly projections: Projections, private readonly stopProjections: () => Promise<void>) {
+    const written = deps.writtenFiles;
+    this.readScript = written === undefined ? readFileStart : (path) => written.get(path) ?? readFileStart(path);
     this.sessions = new SessionStore(deps.ledger, deps.newId);
     this.runtimes = deps.runtimes ?? RuntimeRegistry.open(null);
     const { approvals } = deps.config;
@@ -183,7 +192,7 @@ export class Gate {
         const pathFacts = withTerminalDirs(callPathFacts({ tool: input.tool, args: input.args, shell, cwd }, this.protection),
           input.tool, input.args, shell, this.protection.home, this.protection.hermesHome);
         // The scripts the line runs from disk: one written in an earlier call is judged by its content.
-        const scripts = scriptFacts(shell, input.args, cwd, this.protection);
+        const scripts = scriptFacts(shell, input.args, cwd, this.protection, this.readScript);
         return {
           type: 'ProposeToolCall',
           data: {

@@ -19,7 +19,12 @@ import { normalizePath } from '../../domain/shell/shellPaths.ts';
 const maxScripts = 8;
 const maxBytes = 256 * 1024;
 
-export const scriptFacts = (shell: ShellAnalysis | null, args: Readonly<Record<string, unknown>>, cwd: string | null, protection: ProtectionFacts): ScriptFacts => {
+/** The start of a file's text ('' for a binary), or null when it is not a readable regular file. */
+export type ReadFileStart = (path: string) => string | null;
+
+export const scriptFacts = (
+  shell: ShellAnalysis | null, args: Readonly<Record<string, unknown>>, cwd: string | null, protection: ProtectionFacts, read: ReadFileStart = readFileStart,
+): ScriptFacts => {
   const out: Record<string, string> = {};
   if (shell === null) return out;
   const start = cwd !== null && cwd.startsWith('/') ? normalizePath(cwd) : null;
@@ -36,14 +41,14 @@ export const scriptFacts = (shell: ShellAnalysis | null, args: Readonly<Record<s
       const path = resolvePath(word, contextOf(scope, command))?.absolute;
       if (path == null || path in out) continue;
       if (Object.keys(out).length >= maxScripts) return out;
-      const text = readStart(path);
-      if (text !== null) out[path] = makefiles.has(word) ? withIncludes(path, text) : text;
+      const text = read(path);
+      if (text !== null) out[path] = makefiles.has(word) ? withIncludes(path, text, read) : text;
       // The compose files it includes or extends, beside it, one level deep (the judge reads them from here).
       if (text !== null && composeFiles.has(word)) {
         for (const included of composeIncludes(text).slice(0, maxScripts)) {
           const at = resolvePath(besideComposeFile(word, included), contextOf(scope, command))?.absolute;
           if (at == null || at in out || Object.keys(out).length >= maxScripts) continue;
-          const more = readStart(at);
+          const more = read(at);
           if (more !== null) out[at] = more;
         }
       }
@@ -53,17 +58,17 @@ export const scriptFacts = (shell: ShellAnalysis | null, args: Readonly<Record<s
 };
 
 /** A makefile as make sees it: the files it includes (beside it, as `make -C` runs there) appended, two levels deep. */
-const withIncludes = (path: string, text: string, depth = 0): string => {
+const withIncludes = (path: string, text: string, read: ReadFileStart, depth = 0): string => {
   if (depth >= 2) return text;
   const parts = [text];
   for (const word of makefileIncludes(text).slice(0, maxScripts)) {
-    const included = readStart(word.startsWith('/') ? word : normalizePath(`${dirname(path)}/${word}`));
-    if (included !== null) parts.push(withIncludes(path, included, depth + 1));
+    const included = read(word.startsWith('/') ? word : normalizePath(`${dirname(path)}/${word}`));
+    if (included !== null) parts.push(withIncludes(path, included, read, depth + 1));
   }
   return parts.join('\n');
 };
 
-const readStart = (path: string): string | null => {
+export const readFileStart: ReadFileStart = (path) => {
   try {
     if (!statSync(path).isFile()) return null;
     const fd = openSync(path, 'r');

@@ -36,6 +36,8 @@ export interface RuntimeOptions {
   readonly clock?: () => number;
   readonly expiryTimers?: boolean;
   readonly newId?: () => string;
+  /** Files earlier calls wrote, read before the disk (eval: see GateDeps.writtenFiles). */
+  readonly writtenFiles?: ReadonlyMap<string, string>;
   /** The daemon sets this: the configuration is recorded as ConfigLoaded (stream `config`) before the gate opens. */
   readonly recordConfig?: { readonly path: string | null; readonly version: string };
   /** Told about modes tightened, checkpoints rejected, settings changed. @defaultValue a line on stderr */
@@ -80,6 +82,7 @@ export const openRuntime = async (config: TollgateConfig, options: RuntimeOption
       clock,
       newId: options.newId ?? randomUUID,
       expiryTimers: options.expiryTimers ?? true,
+      ...(options.writtenFiles === undefined ? {} : { writtenFiles: options.writtenFiles }),
       // Registrations survive a daemon restart: a running Hermes keeps its key and must keep its sessions.
       runtimes: inMemory ? RuntimeRegistry.open(null) : await openRegistrations(ledger, join(dataDir, 'keys', 'runtime-registrations.json'), now, log),
     });

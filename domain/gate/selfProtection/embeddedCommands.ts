@@ -786,6 +786,9 @@ const writtenBefore = (analysis: ShellAnalysis, before: SimpleCommand | null): M
   return files;
 };
 
+/** Every file the line writes with a known content, path as written (eval keeps them for the steps after). */
+export const filesWrittenByLine = (analysis: ShellAnalysis): ReadonlyMap<string, string> => writtenBefore(analysis, null);
+
 /** What one command writes with a known content: `echo …`/`printf …` redirected, `cat`/`tee` of known stdin. */
 const writesOf = (c: SimpleCommand): { path: string; text: string; append: boolean }[] => {
   const printed = c.program === 'echo' || c.program === 'printf' ? c.args.filter((a) => !/^-[neE]+$/.test(a)).join(' ').replace(/\\n/g, '\n').replace(/\\t/g, '\t') : undefined;
