@@ -6,8 +6,8 @@
  * the package and TypeScript settings), every Hermes home (with its profiles), the configured extra paths and rules files, the agent's home,
  * the default paths of a system install (ops/install/systemLayout.ts), the daemon's pid and its HTTP port.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { homedir, userInfo } from 'node:os';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { homedir, tmpdir, userInfo } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ProtectedKind, ProtectionFacts } from '../../domain/gate/selfProtection/protectionFacts.ts';
@@ -71,6 +71,9 @@ export const protectedState = (config: TollgateConfig, options: ProtectedStateOp
   if (existsSync(join(codeRoot, '.git'))) {
     for (const part of clonedCode) add(join(codeRoot, part), 'code');
   } else if (!sharedFolders.has(codeRoot)) add(codeRoot, 'code');
+  // The test Hermes a clone's test run installs (.cache/hermes-venv-*): code a Hermes on this machine may run.
+  if (existsSync(join(codeRoot, '.git'))) add(join(codeRoot, '.cache'), 'code');
+  for (const path of runningCode(env)) add(path, 'code');
   for (const extra of config.protection.paths) add(extra, 'extra');
   // Where `tollgate install system` puts a separate-principal install: the OS guards them there, yet a daemon of any
   // deployment on this machine refuses them too (an agent of a single-user gate may still reach a system install).
@@ -110,6 +113,34 @@ const systemInstallPaths = (): { path: string; kind: ProtectedKind }[] => {
     { path: layout.humanSocket, kind: 'socket' },
     ...[layout.codeDir, layout.binLink, layout.unitFile, layout.tmpfilesFile].map((path) => ({ path, kind: 'code' as const })),
   ];
+};
+
+/**
+ * Code outside the clone that the daemon or Hermes runs: the Node binary running this daemon and the first on PATH,
+ * Node's per-user module folders, tsx's compile cache
+ * (a clone's daemon loads the TypeScript it transpiled there at its next start), and every Hermes install on PATH
+ * that lives in a virtualenv (any package Hermes imports runs inside it, its plugins included).
+ */
+const runningCode = (env: NodeJS.ProcessEnv): string[] => {
+  const out: string[] = [];
+  const real = (path: string): string | null => { try { return realpathSync.native(path); } catch { return null; } };
+  for (const node of [process.execPath, real(process.execPath)]) if (node !== null && !sharedFolders.has(node)) out.push(node);
+  const uid = typeof process.geteuid === 'function' ? process.geteuid() : null;
+  out.push(join(tmpdir(), `tsx-${uid ?? userInfo().username}`));
+  // Node's per-user module folders, searched by require() after the clone's own node_modules.
+  const home = env['HOME'] || homedir();
+  if (home) out.push(join(home, '.node_modules'), join(home, '.node_libraries'));
+  let nodeSeen = false;
+  for (const dir of (env['PATH'] ?? '').split(':')) {
+    if (!dir.startsWith('/')) continue;
+    // The first `node` on PATH runs the hook client (`tollgate hook`) and whatever starts tollgate by name.
+    const node = nodeSeen ? null : join(dir, 'node');
+    if (node !== null && existsSync(node)) { nodeSeen = true; out.push(node); const target = real(node); if (target !== null) out.push(target); }
+    const hermes = real(join(dir, 'hermes'));
+    const root = hermes === null ? null : dirname(dirname(hermes));
+    if (root !== null && !sharedFolders.has(root) && existsSync(join(root, 'pyvenv.cfg'))) out.push(root);
+  }
+  return out;
 };
 
 /** Who the daemon runs as: a signal to every process of that user reaches it. */

@@ -46,6 +46,7 @@ const tollgateWord = String.raw`(?:^|[\s;&|(\`'"=!])(?:[\w./~-]*/)?(?:tollgate(?
 const tollgateCommand = new RegExp(`${tollgateWord}((?:\\s+(?:-c|--config)\\s+\\S+|\\s+-\\S+)*)\\s+([a-z][a-z-]*)`, 'g');
 const hermesCommand = /(?:^|[\s;&|(`'"=!])(?:[\w./~-]*\/)?hermes(?:-agent)?(?:\s+(?:-p|--profile)\s+\S+)?\s+(plugins?|config|hooks|setup|uninstall|update|auth|login|logout|model|tools|gateway|profile|claw)\b(?:\s+(\S+))?/g;
 const unguardingHermes = new RegExp(String.raw`\bhermes\b[^\n]*\s--(?:yolo|safe-mode|accept-hooks|ignore-user-config|ignore-rules)\b|\b` + unguardingAssignment);
+const hermesCliImport = /(?:\bfrom\s+hermes_cli\b|\bimport\s+hermes_cli\b|(?:^|\s)-m\s*hermes_cli\b|__import__\(\s*['"]hermes_cli|import_module\(\s*['"]hermes_cli)/;
 const shellKill = /(?:^|[\s;&|(`'"!])(?:pkill|killall|skill|fuser\s+-k|kill)\b[^\n]*?(?:tollgate|hermes|gateway|pgrep|pidof|PPID|\bnode\b|[*?\]]\.pid\b|lsof)/;
 
 /** A tollgate command that answers, serves or installs, or a Hermes command that changes it, named in text. */
@@ -57,8 +58,19 @@ export const controlInText = (text: string): CodeFinding | null => {
   for (const match of text.matchAll(hermesCommand)) {
     if (!['list', 'show', 'status', 'ls'].includes(match[2] ?? '')) return { id: 'hermes-control', what: match[0].trim() };
   }
-  const unguarded = unguardingHermes.exec(text) ?? (mentionsUnguardingVariable(text) ? unguardingCodeAssignment.exec(text) : null);
-  return unguarded === null ? null : { id: 'hermes-control', what: unguarded[0].trim() };
+  const unguarded = unguardingHermes.exec(text);
+  return unguarded === null ? hermesCodeControl(text) : { id: 'hermes-control', what: unguarded[0].trim() };
+};
+
+/**
+ * Code that changes Hermes without a shell: its CLI imported (`from hermes_cli.main import main`, then argv set to
+ * `plugins disable tollgate`), or a variable that takes the guard away set for what it starts (`os.environ[…] =`).
+ */
+export const hermesCodeControl = (text: string): CodeFinding | null => {
+  const cli = text.includes('hermes_cli') ? hermesCliImport.exec(text) : null;
+  if (cli !== null) return { id: 'hermes-control', what: `Hermes' own command-line code (${cli[0].trim()})` };
+  const set = mentionsUnguardingVariable(text) ? unguardingCodeAssignment.exec(text) : null;
+  return set === null ? null : { id: 'hermes-control', what: set[0].trim() };
 };
 
 const pidIn = (text: string, pid: number | null): boolean => pid !== null && new RegExp(`(?<![0-9.])[+]?0*${pid}(?![0-9])`).test(text);
@@ -129,6 +141,7 @@ const codeFindings = (code: string, index: ProtectionIndex, context: PathContext
   if (shellCalls.test(folded)) for (const text of [...literals, ...literalLists(folded)]) findings.push(...shellTextFindings(text, index, context));
   const control = controlInText(folded);
   if (control !== null && (shellCalls.test(folded) || /\bsh\b|bash/.test(folded))) findings.push(control);
+  else { const hermes = hermesCodeControl(folded); if (hermes !== null) findings.push(hermes); }
   // A protected path named by code that does more than read.
   const searched = withoutPrintedLiterals(folded);
   const hit = hitInText(searched, context, index);

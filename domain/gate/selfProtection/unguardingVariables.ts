@@ -5,6 +5,8 @@
  */
 export const unguardingVariableNames: readonly string[] = [
   'HERMES_SAFE_MODE', 'HERMES_YOLO_MODE', 'HERMES_ACCEPT_HOOKS', 'HERMES_HOME', 'HERMES_IGNORE_USER_CONFIG',
+  // Loads plugins from the project folder (`.hermes/plugins` where Hermes starts): code the agent writes, in Hermes.
+  'HERMES_ENABLE_PROJECT_PLUGINS',
   'TOLLGATE_SOCKET', 'TOLLGATE_HOME', 'TOLLGATE_CONFIG',
 ];
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig } from '../../../ops/config/loadConfig.ts';
@@ -44,6 +44,21 @@ describe('protected-state facts (computed once at gate open)', () => {
       { path: '/usr/local/bin/tollgate', kind: 'code' }, { path: '/etc/systemd/system/tollgate.service', kind: 'code' },
       { path: '/etc/tmpfiles.d/tollgate.conf', kind: 'code' },
     ]);
+  });
+
+  it('protects code outside the clone that runs the daemon or Hermes: its Node, the first node on PATH, tsx\'s cache, Node\'s per-user module folders, a Hermes virtualenv on PATH, the test Hermes in .cache', () => {
+    const venv = join(root, 'venv');
+    mkdirSync(join(venv, 'bin'), { recursive: true });
+    writeFileSync(join(venv, 'pyvenv.cfg'), 'home = /usr/bin\n');
+    writeFileSync(join(venv, 'bin', 'hermes'), '#!/bin/sh\n');
+    writeFileSync(join(venv, 'bin', 'node'), '');
+    const plain = join(root, 'plain');
+    mkdirSync(join(plain, 'bin'), { recursive: true });
+    writeFileSync(join(plain, 'bin', 'hermes'), '#!/bin/sh\n');
+    const code = facts({}, { PATH: `${join(plain, 'bin')}:${join(venv, 'bin')}` }).paths.filter((p) => p.kind === 'code').map((p) => p.path);
+    const uid = process.geteuid?.() ?? 0;
+    expect(code).to.include.members([process.execPath, join(tmpdir(), `tsx-${uid}`), join(home, '.node_modules'), join(home, '.node_libraries'), venv, join(venv, 'bin', 'node'), join(clone, '.cache')]);
+    expect(code).not.to.include(plain);
   });
 
   it('finds every Hermes home: $HERMES_HOME, ~/.hermes and its profiles, and the configured ones', () => {
