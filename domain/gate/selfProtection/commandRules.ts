@@ -11,7 +11,8 @@ import { interpreterCall, interpreterFamily } from '../../shell/interpreters.ts'
 import { joinLineContinuations } from '../../shell/lineContinuations.ts';
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
 import { embeddedCommandFindings, exportedCommandFindings, foreignLibraries } from './embeddedCommands.ts';
-import { inlineCodeFindings, shellTextFindings, scriptLanguage, type CodeFinding } from './inlineCode.ts';
+import { inlineCodeFindings, isShellStartupFile, shellTextFindings, scriptLanguage, type CodeFinding } from './inlineCode.ts';
+import { runLaterPlace } from './placedCode.ts';
 import { packageManagerCommand } from './controlCommands.ts';
 import { expandLocalShorthand, isLoopbackHost, localShorthandClients, loopbackPortUnknown, namesLoopbackPort } from './loopbackHosts.ts';
 import { codeTypesIntoTerminal, terminalInputExamples, typesIntoTerminal } from './terminalInput.ts';
@@ -368,7 +369,7 @@ const writesScript = (command: SimpleCommand, scope: LineScope): CommandFinding[
     }
     const language = scriptLanguage(path, content);
     if (language === null) continue;
-    const inner = language === 'shell' ? shellTextFindings(content, scope.index, context) : inlineCodeFindings(content, scope.index, context);
+    const inner = language === 'shell' ? shellTextFindings(content, scope.index, context, runsAtLaterStart(path)) : inlineCodeFindings(content, scope.index, context);
     if (inner.length > 0) return one('script-would-disable-guard', `${path}: ${inner[0]!.what}`);
   }
   return [];
@@ -661,6 +662,9 @@ export const lineRuleExamples = {
   allows: ['export PATH=$PATH:/opt/bin', 'echo "HERMES_SAFE_MODE=1 disables plugins"', 'echo $TOLLGATE_SOCKET', 'export NODE_ENV=production'],
 };
 
+/** A shell's startup or logout file, a git hook or a file in a PATH folder: run by a later start, not by this agent. */
+const runsAtLaterStart = (path: string): boolean => isShellStartupFile(path) || runLaterPlace(path, null) !== null;
+
 /** `write_file` of a script (a .sh/.py/.js name or a shebang) whose content the floor would stop when it runs. */
 export const scriptWriteFindings = (tool: string, args: Readonly<Record<string, unknown>>, index: ProtectionIndex, cwd: string | null = null, lost = false): CommandFinding[] => {
   if (tool !== 'write_file' && tool !== 'patch') return [];
@@ -676,7 +680,7 @@ export const scriptWriteFindings = (tool: string, args: Readonly<Record<string, 
   if (ran.length > 0) return [{ id: 'script-would-disable-guard', what: `${path}: ${ran[0]!.what}` }];
   const language = scriptLanguage(path, content);
   if (language === null) return [];
-  const inner = language === 'shell' ? shellTextFindings(content, index, context) : inlineCodeFindings(content, index, context);
+  const inner = language === 'shell' ? shellTextFindings(content, index, context, runsAtLaterStart(path)) : inlineCodeFindings(content, index, context);
   return inner.length === 0 ? [] : [{ id: 'script-would-disable-guard', what: `${path}: ${inner[0]!.what}` }];
 };
 

@@ -5,6 +5,7 @@
  * The program runs that text through a shell, now or later, so the floor reads it as a script written on the
  * line. One table row per program and place; each row pulls the text out of a parsed simple command.
  */
+import { readsHelperFiles } from './scriptReaders.ts';
 import type { SimpleCommand, ShellAnalysis } from '../../shell/shellAnalysis.ts';
 import { firstOperandIndex, type OptionGrammar } from '../../shell/commandOptions.ts';
 import type { CommandFinding } from './commandRules.ts';
@@ -859,7 +860,9 @@ export const embeddedFindingsOf = (command: SimpleCommand, scope: LineScope, tab
     if (text.trim() === '') continue;
     // Keys typed into a shell (`send-keys`, `stuff`) often end lines with a written `\n`.
     const typed = text.replace(/\\[nr]/g, '\n');
-    const inner = shellTextFindings(typed === text ? text : `${text}\n${typed}`, scope.index, context);
+    // A helper program named by its path alone (`GIT_ASKPASS=/tmp/a.sh git fetch`) is read from disk (scriptReaders.ts).
+    const readElsewhere = readsHelperFiles(command.program) && /^[^\s'"|;&$`<>()]*\/[^\s'"|;&$`<>()]*$/.test(text.trim());
+    const inner = shellTextFindings(typed === text ? text : `${text}\n${typed}`, scope.index, context, !readElsewhere);
     if (inner.length > 0) out.push({ id: when === 'later' ? 'script-would-disable-guard' : inner[0]!.id, what: `${where}: ${inner[0]!.what}` });
   }
   return out;
@@ -890,12 +893,12 @@ export const exportedCommandFindings = (analysis: ShellAnalysis, scope: LineScop
       written ??= writtenBefore(analysis, null);
       const text = value === null ? undefined : written.get(value);
       if (text === undefined) { out.push({ id: 'hidden-command', what: `exported ${name}: a startup file the floor cannot read` }); continue; }
-      const inner = shellTextFindings(text, scope.index, context);
+      const inner = shellTextFindings(text, scope.index, context, true);
       if (inner.length > 0) out.push({ id: 'script-would-disable-guard', what: `exported ${name}: ${inner[0]!.what}` });
       continue;
     }
     if (value === null || !commandVariables.test(name)) continue;
-    const inner = shellTextFindings(value, scope.index, context);
+    const inner = shellTextFindings(value, scope.index, context, true);
     if (inner.length > 0) out.push({ id: 'script-would-disable-guard', what: `exported ${name}: ${inner[0]!.what}` });
   }
   return out;

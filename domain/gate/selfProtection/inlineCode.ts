@@ -4,6 +4,7 @@
  * guarded process, runs what it decoded, reaches tollgate's port, or names a protected path while doing more
  * than reading is stopped — a block, never an ask, because the floor cannot follow the code any further.
  */
+import { unreadScriptRun } from './laterScripts.ts';
 import { mentionsUnguardingVariable, unguardingAssignment, unguardingCodeAssignment } from './unguardingVariables.ts';
 import { containsProtected, resolvePath, type PathContext, type PathHit, type ProtectionIndex } from './protectedPaths.ts';
 import { killWordsReachGuard, tollgateReadOnlySubcommands } from './controlCommands.ts';
@@ -238,8 +239,11 @@ const unknownPartHit = (line: string, context: PathContext, index: ProtectionInd
 };
 
 /** What a shell script's text would do that the floor stops (a textual reading: the script is not parsed). */
-export const shellTextFindings = (text: string, index: ProtectionIndex, context: PathContext): CodeFinding[] => {
+/** `runLater`: the text is run by another program or a later start (laterScripts.ts), so the scripts it runs must be the system's. */
+export const shellTextFindings = (text: string, index: ProtectionIndex, context: PathContext, runLater = false): CodeFinding[] => {
   const findings: CodeFinding[] = [];
+  const unread = runLater ? unreadScriptRun(text) : null;
+  if (unread !== null) findings.push({ id: 'hidden-command', what: `${unread}, a script run later that the floor cannot read then` });
   const control = controlInText(text);
   if (control !== null) findings.push(control);
   if (shellKill.test(text) || (/\bkill\b/.test(text) && pidIn(text, index.facts.pid)) || killLineReachesGuard(text, index.facts.pid))
@@ -268,6 +272,7 @@ export const shellTextFindings = (text: string, index: ProtectionIndex, context:
 };
 
 /** The startup and logout files of bash, zsh and fish (the home's and /etc's): their lines run as commands later. */
+export const isShellStartupFile = (path: string): boolean => shellStartupFile.test(path);
 const shellStartupFile = /(?:^|\/)(?:\.(?:bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zshenv|zprofile|zlogin|zlogout|kshrc|mkshrc)|bash\.bashrc|bash\.bash_logout|zshenv|zprofile|zshrc|zlogin|zlogout|config\.fish)$|^\/etc\/(?:profile(?:\.d\/[^/]+)?|fish\/conf\.d\/[^/]+)$|\/fish\/(?:conf\.d|functions)\/[^/]+\.fish$/;
 
 

@@ -425,6 +425,8 @@ const helperVariables: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ['crontab', new Set(['EDITOR', 'VISUAL'])], ['visudo', new Set(['EDITOR', 'VISUAL', 'SUDO_EDITOR'])], ['less', new Set(['LESSOPEN'])], ['man', new Set(['PAGER', 'MANPAGER'])],
 ]);
 const helperPrograms = new RegExp(`^(?:${[...helperVariables.keys()].join('|')})$`);
+/** Whether the program's helper variables and git -c program keys that name one file are read from disk here. */
+export const readsHelperFiles = (program: string): boolean => helperVariables.has(program);
 /** git -c keys whose value is a program git starts (a command line with arguments is judged as text elsewhere). */
 const gitProgramKey = /^(?:core\.(?:editor|pager|askpass|sshcommand|fsmonitor|gitproxy)|gpg\.(?:[a-z0-9]+\.)?program|sequence\.editor|diff\.external|credential\.(?:.+\.)?helper|sendemail\.sendmailcmd)$/i;
 /** A value that names one file by its path (`/tmp/a.sh`, `./x`), not a bare command or a line with arguments. */
