@@ -13,6 +13,7 @@ import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts'
 import { embeddedCommandFindings, exportedCommandFindings, foreignLibraries } from './embeddedCommands.ts';
 import { inlineCodeFindings, isShellStartupFile, shellTextFindings, scriptLanguage, type CodeFinding } from './inlineCode.ts';
 import { runLaterPlace } from './placedCode.ts';
+import { patchAddedTexts } from './patchTargets.ts';
 import { packageManagerCommand } from './controlCommands.ts';
 import { expandLocalShorthand, isLoopbackHost, localShorthandClients, loopbackPortUnknown, namesLoopbackPort } from './loopbackHosts.ts';
 import { codeTypesIntoTerminal, terminalInputExamples, typesIntoTerminal } from './terminalInput.ts';
@@ -665,23 +666,43 @@ export const lineRuleExamples = {
 /** A shell's startup or logout file, a git hook or a file in a PATH folder: run by a later start, not by this agent. */
 const runsAtLaterStart = (path: string): boolean => isShellStartupFile(path) || runLaterPlace(path, null) !== null;
 
-/** `write_file` of a script (a .sh/.py/.js name or a shebang) whose content the floor would stop when it runs. */
-export const scriptWriteFindings = (tool: string, args: Readonly<Record<string, unknown>>, index: ProtectionIndex, cwd: string | null = null, lost = false): CommandFinding[] => {
+/** The files a tool call writes with the text it states: write_file, patch (replace, or a V4A patch's added lines), a skill's file. */
+const writtenTexts = (tool: string, args: Readonly<Record<string, unknown>>): { path: string; text: string }[] => {
+  const text = (key: string): string | null => (typeof args[key] === 'string' ? (args[key] as string) : null);
+  if (tool === 'skill_manage') {
+    // `write_file` puts file_content at file_path inside the skill; Hermes and the agent run its scripts later.
+    const path = text('file_path');
+    const content = text('file_content');
+    return path !== null && content !== null ? [{ path, text: content }] : [];
+  }
   if (tool !== 'write_file' && tool !== 'patch') return [];
-  const path = [args['path'], args['file_path']].find((v): v is string => typeof v === 'string') ?? '';
+  const out: { path: string; text: string }[] = [];
+  const path = text('path') ?? text('file_path') ?? '';
   const content = [args['content'], args['new_string']].filter((v): v is string => typeof v === 'string').join('\n');
-  if (content === '') return [];
+  if (content !== '') out.push({ path, text: content });
+  const patch = text('patch');
+  if (tool === 'patch' && patch !== null) for (const added of patchAddedTexts(patch)) out.push({ path: added.path, text: added.text });
+  return out;
+};
+
+/** A script written by a tool (a .sh/.py/.js name, a shebang, a startup file or hook) whose content the floor would stop when it runs. */
+export const scriptWriteFindings = (tool: string, args: Readonly<Record<string, unknown>>, index: ProtectionIndex, cwd: string | null = null, lost = false): CommandFinding[] => {
+  const written = writtenTexts(tool, args);
+  if (written.length === 0) return [];
   const context = { home: index.facts.home, hermesHome: index.facts.hermesHome, cwd, lost };
-  const curlrc = curlrcFinding(path, content, index, context);
-  if (curlrc.length > 0) return curlrc;
-  // A makefile, package.json, awk, Ruby or TypeScript file (red team 5): read as the program that runs it reads it.
-  const runFile = writtenRunFile(path);
-  const ran = runFile === null ? [] : runFileFindings(runFile, content, index, context);
-  if (ran.length > 0) return [{ id: 'script-would-disable-guard', what: `${path}: ${ran[0]!.what}` }];
-  const language = scriptLanguage(path, content);
-  if (language === null) return [];
-  const inner = language === 'shell' ? shellTextFindings(content, index, context, runsAtLaterStart(path)) : inlineCodeFindings(content, index, context);
-  return inner.length === 0 ? [] : [{ id: 'script-would-disable-guard', what: `${path}: ${inner[0]!.what}` }];
+  for (const { path, text: content } of written) {
+    const curlrc = curlrcFinding(path, content, index, context);
+    if (curlrc.length > 0) return curlrc;
+    // A makefile, package.json, awk, Ruby or TypeScript file (red team 5): read as the program that runs it reads it.
+    const runFile = writtenRunFile(path);
+    const ran = runFile === null ? [] : runFileFindings(runFile, content, index, context);
+    if (ran.length > 0) return [{ id: 'script-would-disable-guard', what: `${path}: ${ran[0]!.what}` }];
+    const language = scriptLanguage(path, content);
+    if (language === null) continue;
+    const inner = language === 'shell' ? shellTextFindings(content, index, context, runsAtLaterStart(path)) : inlineCodeFindings(content, index, context);
+    if (inner.length > 0) return [{ id: 'script-would-disable-guard', what: `${path}: ${inner[0]!.what}` }];
+  }
+  return [];
 };
 
 /** `execute_code`: the cell as code (kills, decoded code, shell strings, loopback spellings, glued literals). */

@@ -347,6 +347,7 @@ const makeInputs = (command: SimpleCommand, line: LineText): Embedded[] => {
 /** Variables whose value is command text, for any program (its children may be the shell, git or a pager). */
 const commandVariables = /^(?:GIT_(?:PAGER|EDITOR|SEQUENCE_EDITOR|SSH_COMMAND|SSH|ASKPASS|EXTERNAL_DIFF|CONFIG_PARAMETERS|CONFIG_VALUE_\d+|PROXY_COMMAND)|SSH_ASKPASS|(?:MAN|SYSTEMD_|GH_|PSQL_|BAT_|DELTA_)?PAGER|GH_EDITOR|EDITOR|VISUAL|SUDO_EDITOR|FCEDIT|SVN_EDITOR|HGEDITOR|LESSOPEN|LESSCLOSE|LESS|PROMPT_COMMAND|PS[0-4]|BASH_FUNC_.+|RSYNC_RSH|RSYNC_CONNECT_PROG|TAR_OPTIONS|MAKEFLAGS|BROWSER)$/;
 /** Variables naming a file the shell reads first: judged by the file when the line wrote it. */
+const autoRunVariables = /^(?:PROMPT_COMMAND|PS[0-4]|BASH_FUNC_.+)$/;
 const startupFileVariables = /^(?:BASH_ENV|ENV|PYTHONSTARTUP)$/;
 /**
  * The shell's own startup files (and /dev/null): a write to them is judged as a script wherever it comes from
@@ -897,6 +898,8 @@ export const exportedCommandFindings = (analysis: ShellAnalysis, scope: LineScop
       if (inner.length > 0) out.push({ id: 'script-would-disable-guard', what: `exported ${name}: ${inner[0]!.what}` });
       continue;
     }
+    // PROMPT_COMMAND, PS0-PS4 and exported functions run in every later shell without being asked: unknown text there is hidden code.
+    if (value === null && autoRunVariables.test(name)) { out.push({ id: 'hidden-command', what: `exported ${name}: text the floor cannot read, run by every later shell` }); continue; }
     if (value === null || !commandVariables.test(name)) continue;
     const inner = shellTextFindings(value, scope.index, context, true);
     if (inner.length > 0) out.push({ id: 'script-would-disable-guard', what: `exported ${name}: ${inner[0]!.what}` });

@@ -15,7 +15,7 @@ import { hitInText, hitOf } from './shellScope.ts';
 import { codeReachesProcess, reachesGuardProcess } from './processReach.ts';
 import { codeTypesIntoTerminal, typesIntoTerminal } from './terminalInput.ts';
 import { programName } from '../../shell/programName.ts';
-import { runLaterPlace } from './placedCode.ts';
+import { runLaterPlace, shellStartupFile } from './placedCode.ts';
 import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 
 export type CodeFindingId = 'answers-own-prompt' | 'reaches-guard-process' | 'kill-guard' | 'hidden-command' | 'socket-client' | 'tollgate-control-command' | 'hermes-control' | 'read-secret' | 'write-protected-path';
@@ -271,9 +271,8 @@ export const shellTextFindings = (text: string, index: ProtectionIndex, context:
   return findings;
 };
 
-/** The startup and logout files of bash, zsh and fish (the home's and /etc's): their lines run as commands later. */
+/** Whether a path is a shell's startup or logout file (placedCode.ts' table): its lines run as commands later. */
 export const isShellStartupFile = (path: string): boolean => shellStartupFile.test(path);
-const shellStartupFile = /(?:^|\/)(?:\.(?:bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zshenv|zprofile|zlogin|zlogout|kshrc|mkshrc)|bash\.bashrc|bash\.bash_logout|zshenv|zprofile|zshrc|zlogin|zlogout|config\.fish)$|^\/etc\/(?:profile(?:\.d\/[^/]+)?|fish\/conf\.d\/[^/]+)$|\/fish\/(?:conf\.d|functions)\/[^/]+\.fish$/;
 
 
 /** A file written now that a shell or Python would run later: its name or its first line says which. */

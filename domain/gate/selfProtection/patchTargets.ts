@@ -55,3 +55,24 @@ export const patchTargets = (args: Readonly<Record<string, unknown>>): PatchTarg
   }
   return { paths, moved, unreadable: !found };
 };
+
+/**
+ * The lines a V4A patch adds, per file (`*** Add File:` / `*** Update File:` then `+` lines; a move's new name
+ * takes them): what the file will hold, or part of it, judged as a script written there would be.
+ */
+export const patchAddedTexts = (patch: string): { readonly path: string; readonly text: string }[] => {
+  const out: { path: string; lines: string[] }[] = [];
+  let current: { path: string; lines: string[] } | null = null;
+  for (const line of patch.split(/\r?\n|\r/)) {
+    const m = header.exec(line);
+    if (m !== null) {
+      const verb = m[1]!.toLowerCase();
+      const path = verb === 'move' ? (m[2]!.split(/\s*->\s*/)[1] ?? '') : m[2]!;
+      current = verb === 'delete' || path === '' ? null : { path, lines: [] };
+      if (current !== null) out.push(current);
+      continue;
+    }
+    if (current !== null && line.startsWith('+')) current.lines.push(line.slice(1));
+  }
+  return out.filter((f) => f.lines.length > 0).map((f) => ({ path: f.path, text: f.lines.join('\n') }));
+};

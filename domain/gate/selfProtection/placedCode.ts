@@ -60,8 +60,22 @@ export const runLaterPlaces: readonly RunLaterPlace[] = [
   },
 ];
 
-/** The place a file path (absolute, or relative as written) lands in, if any: its folder is one of the rows'. */
+/** The startup and logout files of bash, zsh and fish (the home's and /etc's): their lines run as commands later. */
+export const shellStartupFile = /(?:^|\/)(?:\.(?:bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zshenv|zprofile|zlogin|zlogout|kshrc|mkshrc)|bash\.bashrc|bash\.bash_logout|zshenv|zprofile|zshrc|zlogin|zlogout|config\.fish)$|^\/etc\/(?:profile(?:\.d\/[^/]+)?|fish\/conf\.d\/[^/]+)$|\/fish\/(?:conf\.d|functions)\/[^/]+\.fish$/;
+
+/** A file copied or moved over a shell's startup file: the next shell of the user runs its lines. */
+export const shellStartupPlace: RunLaterPlace = {
+  name: 'shell-startup',
+  why: "bash, zsh and fish run their startup and logout files (~/.bashrc, ~/.bash_logout, ~/.zshenv, /etc/profile.d/*, config.fish …) at every start: Hermes' terminal among them.",
+  folder: () => false,
+  byName: false,
+  stops: ['/home/agent/.bashrc', '/home/agent/.bash_logout', '/etc/profile.d/zz.sh', '/home/agent/.config/fish/config.fish'],
+  allows: ['/home/agent/bashrc.bak', '/home/agent/project/.profile.d/x'],
+};
+
+/** The place a file path (absolute, or relative as written) lands in, if any: its folder is one of the rows', or it is a shell's startup file. */
 export const runLaterPlace = (path: string, home: string | null): RunLaterPlace | null => {
+  if (shellStartupFile.test(path)) return shellStartupPlace;
   // Every place's folder name holds one of these: most paths are none of them.
   if (!path.includes('bin') && !path.includes('hooks') && !path.includes('husky')) return null;
   const segments = segmentsOf(path);

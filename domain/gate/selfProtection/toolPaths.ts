@@ -7,6 +7,7 @@
  * exampleFacts.ts. A tool in no row and not known to name nothing (an MCP tool, a plugin's) fails closed: any
  * argument naming a protected path counts as a write of it.
  */
+import { inlineCodeFindings } from './inlineCode.ts';
 import { namesLoopbackPort } from './loopbackHosts.ts';
 import type { PathContext, PathHit, ProtectionIndex } from './protectedPaths.ts';
 import { hitInText, hitOf } from './shellScope.ts';
@@ -60,16 +61,19 @@ export const toolPathRows: readonly ToolPathRow[] = [
     allows: [{ url: 'https://example.com' }, { url: 'http://127.0.0.1:3000/' }, { url: 'file:///home/agent/project/README.md' }, { url: 'localhost:3000' }],
   },
   {
-    tool: 'browser_cdp', reads: ['params.url'],
+    tool: 'browser_cdp', reads: ['params.url'], code: ['params.expression', 'params.functionDeclaration', 'params.source'],
     why: 'Raw Chrome DevTools calls: Page.navigate and Target.createTarget take params.url.',
-    stops: [{ method: 'Page.navigate', params: { url: 'http://127.0.0.1:8787/v1/approvals' } }, { method: 'Target.createTarget', params: { url: 'file:///home/agent/project/data/keys' } }],
+    stops: [{ method: 'Page.navigate', params: { url: 'http://127.0.0.1:8787/v1/approvals' } }, { method: 'Target.createTarget', params: { url: 'file:///home/agent/project/data/keys' } },
+      { method: 'Runtime.evaluate', params: { expression: "fetch('http://localhost:8787/')" } }],
     allows: [{ method: 'Page.navigate', params: { url: 'https://example.com' } }, { method: 'Runtime.evaluate', params: { expression: '1+1' } }],
   },
   {
     tool: 'browser_console', code: ['expression'],
     why: "The expression runs as JavaScript in the page, which can fetch tollgate's loopback port.",
-    stops: [{ expression: "fetch('http://127.0.0.1:8787/v1/approvals/x', {method: 'POST'})" }, { expression: 'fetch("http://localhost:8787/")' }],
-    allows: [{ expression: 'document.title' }, { expression: "fetch('https://example.com/api')" }],
+    stops: [{ expression: "fetch('http://127.0.0.1:8787/v1/approvals/x', {method: 'POST'})" }, { expression: 'fetch("http://localhost:8787/")' },
+      { expression: "fetch('http://127.0.0.1:'+(8700+87)+'/v1/approvals/a1', {method: 'POST'})" }, { expression: "fetch('http://localhost:' + 8787 + '/v1/approvals')" },
+      { expression: "fetch('http://127.0.0.1:'+String.fromCharCode(56,55,56,55))" }],
+    allows: [{ expression: 'document.title' }, { expression: "fetch('https://example.com/api')" }, { expression: 'document.querySelectorAll("a").length' }],
   },
   {
     tool: 'web_extract', reads: ['urls[]'],
@@ -230,7 +234,10 @@ export const toolPathFindings = (tool: string, args: Args, index: ProtectionInde
   for (const address of row.code ?? []) {
     for (const value of valuesAt(args, address)) {
       const found = portOrSocketIn(value, index);
-      if (found !== null) findings.push(found);
+      if (found !== null) { findings.push(found); continue; }
+      // Read as code, as an interpreter's inline code is: a loopback URL whose port is computed, a decoded address.
+      const code = inlineCodeFindings(value, index, context).find((f) => f.id === 'socket-client' || f.id === 'read-secret' || f.id === 'hidden-command');
+      if (code !== undefined) findings.push({ id: code.id as 'socket-client' | 'read-secret' | 'hidden-command', verdict: 'block', what: code.what });
     }
   }
   if (row.typedInto !== undefined && shellArgumentOf(tool, {}, args) === row.typedInto) findings.push(...typedFindings(tool, args[row.typedInto], args['action'], index, context));
