@@ -54,7 +54,8 @@ const packageRunnerTarget = ({ program, args }: SimpleCommand): { name: string; 
   const options = parseOptions(args.slice(start, firstOperandIndex(args, start, grammar)), grammar);
   const pkg = options.short.get('p') ?? options.long.get('package');
   const at = firstOperandIndex(args, start, grammar);
-  if (typeof pkg === 'string') return { name: programName(pkg), args: args.slice(at) };
+  // `npx -p . tollgate approve`: with a package given, the operand is the command it runs (a bin of that package).
+  if (typeof pkg === 'string') return args[at] === undefined ? { name: programName(pkg), args: [] } : { name: programName(args[at]!), args: args.slice(at + 1) };
   return args[at] === undefined ? null : { name: programName(args[at]!), args: args.slice(at + 1) };
 };
 
@@ -207,7 +208,7 @@ const withoutSignal = (args: readonly string[]): readonly string[] => (signalOpt
 const signalOption = /^-(?:\d+|(?:SIG)?(?:HUP|INT|QUIT|ILL|TRAP|ABRT|IOT|BUS|FPE|KILL|USR[12]|SEGV|PIPE|ALRM|TERM|STKFLT|CHLD|CLD|CONT|STOP|TSTP|TTIN|TTOU|URG|XCPU|XFSZ|VTALRM|PROF|WINCH|IO|POLL|PWR|SYS|RTMIN|RTMAX)(?:[+-]\d+)?)$/i;
 
 /** `systemctl stop 'tollgat?.service'`, `hermes-*`: systemctl matches a unit glob against the loaded units. */
-const unitGlobMatchesGuard = (word: string): boolean => {
+export const unitGlobMatchesGuard = (word: string): boolean => {
   if (!/[*?[]/.test(word)) return false;
   const pattern = word.replace(/\.(?:service|socket|timer|target)$/, '').replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
   try {

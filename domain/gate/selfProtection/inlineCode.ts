@@ -11,6 +11,8 @@ import { namesLoopbackPort } from './loopbackHosts.ts';
 import { foldLiterals, isPlainRead, pythonStringLiterals, withoutPrintedLiterals } from './pythonCode.ts';
 import { hitInText, hitOf } from './shellScope.ts';
 import { codeReachesProcess, reachesGuardProcess } from './processReach.ts';
+import { textCommandReach } from './daemonReach.ts';
+import { callArgumentLists, spawnCalls, unixSocketLiteral } from './codeSpawns.ts';
 import { codeTypesIntoTerminal, typesIntoTerminal } from './terminalInput.ts';
 import { programName } from '../../shell/programName.ts';
 import { runLaterPlace } from './placedCode.ts';
@@ -117,6 +119,10 @@ const codeFindings = (code: string, index: ProtectionIndex, context: PathContext
     findings.push({ id: 'socket-client', what: `127.0.0.1:${httpPort}` });
   // `http+unix://data%2Ftollgate.sock/…` and a glob for the socket (`glob('data/*.sock')`).
   for (const text of literals) {
+    // `stream_socket_client('unix://data/tollgate.sock')`: a socket address in the guard's folders is its socket, whatever the folder's kind.
+    const address = unixSocketLiteral(text);
+    const addressed = address === null ? null : hitInText(address, context, index);
+    if (addressed !== null && addressed.kind !== 'hermes-home') findings.push({ id: 'socket-client', what: addressed.what });
     const unix = /^http\+unix:\/\/([^/]+)/.exec(text);
     const socketPath = unix === null ? null : decodeURIComponent(unix[1]!);
     const hit = socketPath === null ? null : hitInText(socketPath, context, index);
@@ -125,9 +131,9 @@ const codeFindings = (code: string, index: ProtectionIndex, context: PathContext
   }
   // Strings handed to a shell are command lines: judged as shell text.
   // A list of literals is one command line (`subprocess.run(['pkill', '-f', 'tollgate'])`).
-  if (shellCalls.test(folded)) for (const text of [...literals, ...literalLists(folded)]) findings.push(...shellTextFindings(text, index, context));
+  if (shellCalls.test(folded) || spawnCalls.test(folded)) for (const text of [...literals, ...literalLists(folded), ...callArgumentLists(folded)]) findings.push(...shellTextFindings(text, index, context));
   const control = controlInText(folded);
-  if (control !== null && (shellCalls.test(folded) || /\bsh\b|bash/.test(folded))) findings.push(control);
+  if (control !== null && (shellCalls.test(folded) || spawnCalls.test(folded) || /\bsh\b|bash/.test(folded))) findings.push(control);
   // A protected path named by code that does more than read.
   const searched = withoutPrintedLiterals(folded);
   const hit = hitInText(searched, context, index);
@@ -239,6 +245,8 @@ export const shellTextFindings = (text: string, index: ProtectionIndex, context:
     if (typed !== null) { findings.push({ id: 'answers-own-prompt', what: typed }); break; }
     const reached = reachesGuardProcess(command, index.facts.pid, port);
     if (reached !== null) { findings.push({ id: 'reaches-guard-process', what: reached }); break; }
+    const stopped = textCommandReach(command, index.facts.pid);
+    if (stopped !== null) { findings.push(stopped); break; }
   }
   for (const line of text.split('\n')) {
     let hit = hitInText(line, context, index);

@@ -8,7 +8,8 @@
  * argument naming a protected path counts as a write of it.
  */
 import { namesLoopbackPort } from './loopbackHosts.ts';
-import type { PathContext, PathHit, ProtectionIndex } from './protectedPaths.ts';
+import { containsProtected, resolvePath, type PathContext, type PathHit, type ProtectionIndex } from './protectedPaths.ts';
+import { mediaPaths } from './mediaTags.ts';
 import { hitInText, hitOf } from './shellScope.ts';
 import { shellArgumentOf } from '../../tools/shellTools.ts';
 import { typedInputFindings } from './typedInput.ts';
@@ -286,9 +287,14 @@ const mediaFindings = (args: Args, index: ProtectionIndex, context: PathContext)
   const out: ToolPathFinding[] = [];
   for (const text of strings(args)) {
     if (!text.includes('MEDIA:')) continue;
-    for (const m of text.matchAll(/MEDIA:\s*(\S+)/g)) {
-      const hit = hitOf(fileUrlPath(m[1]!) ?? m[1]!, context, index);
-      if (hit?.kind === 'secret') out.push({ id: 'read-secret', verdict: 'block', what: `${hit.what}, attached as MEDIA:` });
+    for (const path of mediaPaths(text)) {
+      const word = fileUrlPath(path) ?? path;
+      const hit = hitOf(word, context, index);
+      // A folder holding a key (`MEDIA:data`) may be packed and sent whole.
+      const absolute = hit?.kind === 'secret' ? null : resolvePath(word, context)?.absolute ?? null;
+      const inside = absolute === null ? null : containsProtected(absolute, index, true);
+      const secret = hit?.kind === 'secret' ? hit : inside;
+      if (secret !== null) out.push({ id: 'read-secret', verdict: 'block', what: `${secret.what}, attached as MEDIA:` });
     }
   }
   return out;
