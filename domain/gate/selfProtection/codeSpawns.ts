@@ -7,7 +7,7 @@
 import { programName } from '../../shell/programName.ts';
 
 /** Calls that start a program from its name and arguments (besides the ones inlineCode's shellCalls knows). */
-export const spawnCalls = /\b(?:proc_open|passthru|shell_exec|pcntl_exec|popen|Open3|spawn[lv]p?e?|posix_spawnp?|exec[lv]p?e?|execFile\w*|fork|Command::new|ProcessBuilder|getRuntime)\b/;
+export const spawnCalls = /\b(?:proc_open|passthru|shell_exec|pcntl_exec|popen|Open3|spawn[lv]p?e?|posix_spawnp?|exec[lv]p?e?|execFile\w*|fork|Command::new|ProcessBuilder|getRuntime|Deno\.Command|Deno\.run|Bun\.spawn\w*|execa\w*|os\.execute|io\.popen)\b|%x[({[]|['"](?:-\||\|-)['"]/;
 
 const literal = String.raw`(?:'[^'\n]*'|"[^"\n]*")`;
 /** Two or more string literals separated by commas, brackets or not: a call's argument list. */
@@ -19,12 +19,20 @@ const literalRun = new RegExp(`${literal}(?:\\s*,\\s*${literal})+`, 'g');
  */
 export const callArgumentLists = (code: string): string[] => {
   if (!code.includes(',')) return [];
-  return [...code.matchAll(literalRun)].map((m) => {
-    const words = [...m[0].matchAll(/'([^'\n]*)'|"([^"\n]*)"/g)].map((l) => l[1] ?? l[2] ?? '');
-    if (words.length > 1 && programName(words[0]!) === programName(words[1]!)) words.shift();
-    return words.join(' ');
+  const words = (text: string): string[] => [...text.matchAll(/'([^'\n]*)'|"([^"\n]*)"/g)].map((l) => l[1] ?? l[2] ?? '');
+  const runs = [...code.matchAll(literalRun)].map((m) => {
+    const list = words(m[0]);
+    if (list.length > 1 && programName(list[0]!) === programName(list[1]!)) list.shift();
+    return list.join(' ');
   });
+  // `new Deno.Command('tollgate', { args: ['approve', 'a1'] })`: the program, then its arguments in an options object.
+  const withOptions = [...code.matchAll(optionsArgs)].map((m) => [...words(m[1]!), ...words(m[2]!)].join(' '));
+  return [...runs, ...withOptions];
 };
+const optionsArgs = new RegExp(`(${literal})\\s*,\\s*\\{[^}]*?\\bargs\\s*:\\s*\\[([^\\]]*)\\]`, 'g');
+/** Ruby's `%x(…)` and Perl's `qx(…)`: the text inside is a command line, not a literal the other readers see. */
+export const commandLiterals = (code: string): string[] =>
+  !/%x|qx/.test(code) ? [] : [...code.matchAll(/(?:%x|\bqx)\s*(?:\(([^)\n]*)\)|\{([^}\n]*)\}|\[([^\]\n]*)\])/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? '');
 
 /** The path of a Unix socket address literal (`unix://data/tollgate.sock`, `unix:///run/x.sock`, `udg://…`), or null. */
 export const unixSocketLiteral = (text: string): string | null => {
@@ -41,7 +49,8 @@ export const codeSpawnExamples = {
     "php -r \"passthru('tollgate approve a1');\"",
     "php -r \"pcntl_exec('/usr/bin/tollgate', ['approve','a1']);\"",
     "php -r \"echo shell_exec('hermes config set approvals.yolo true');\"",
-    "ruby -e \"IO.popen(['tollgate', 'approve', 'a1'])\"",
+    "ruby -e \"IO.popen(['tollgate', 'approve', 'a1'])\"", "ruby -e \"%x(tollgate approve a1)\"", "node -e \"new Deno.Command('tollgate', { args: ['approve', 'a1'] })\"",
+    "perl -e \"open(my \\$f, '-|', 'tollgate', 'approve', 'a1')\"", "lua -e \"os.execute('tollgate approve a1')\"",
     "php -r '$s=stream_socket_client(\"unix://data/tollgate.sock\"); fwrite($s, \"POST /v1/approvals/a1 HTTP/1.0\\r\\n\\r\\n\");'",
   ],
   allows: [

@@ -649,7 +649,7 @@ export const commandRules: readonly CommandRule[] = [
   {
     // The service or login manager over D-Bus, the user manager or a slice stopped, the OOM killer or Node's inspector aimed at the daemon (daemonReach.ts).
     name: 'stops-or-opens-the-daemon-another-way',
-    find: (command, scope) => { const r = daemonReach(command, scope.analysis, scope.index.facts.pid); return r === null ? xargsFedClient(command, scope) : [r]; },
+    find: (command, scope) => { const r = daemonReach(command, scope.analysis, scope.index.facts.pid, scope.index.facts.httpPort); return r === null ? xargsFedClient(command, scope) : [r]; },
     ...daemonReachExamples,
   },
   {

@@ -51,10 +51,12 @@ const variantValues = (word: string): string[] => {
 /** The method call a bus tool makes, or null when the command calls no method. */
 export const busCallOf = ({ program, args }: SimpleCommand): BusCall | null => {
   if (program === 'busctl') {
-    const words = parseOptions(args, busctlGrammar).operands;
-    if (words[0] !== 'call' || words.length < 5) return null;
+    // The verb is found by its name: an option the grammar misreads before it (`--json short`) cannot hide it.
+    const at = args.indexOf('call');
+    const words = at < 0 ? [] : parseOptions(args.slice(at + 1), busctlGrammar).operands;
+    if (words.length < 4) return null;
     // After the signature come its values (`ss tollgate.service replace`).
-    return { service: words[1]!, path: words[2]!, iface: words[3]!, method: words[4]!, values: words.slice(6) };
+    return { service: words[0]!, path: words[1]!, iface: words[2]!, method: words[3]!, values: words.slice(5) };
   }
   if (program === 'dbus-send') {
     const dest = args.find((a) => a.startsWith('--dest='))?.slice(7) ?? '';
@@ -177,7 +179,7 @@ const loginctlEndsGuard = ({ program, args }: SimpleCommand): string | null => {
 // The pid part may be an expansion with slashes in it (`/proc/$(cat data/tollgate.pid)/oom_score_adj`).
 const oomFile = /^\/proc\/(.+?)\/(?:task\/[^/]+\/)?oom_(?:score_)?adj$/;
 /** The same file after `>` in the command's text: a backquoted pid is split off the redirect by the grammar. */
-const oomInText = />\|?\s*\/proc\/(\S+?)\/(?:task\/[^/]+\/)?oom_(?:score_)?adj\b/g;
+const oomInText = />\|?\s*\/proc\/([^\n;&|]+?)\/(?:task\/[^/]+\/)?oom_(?:score_)?adj\b/g;
 const ownProcess = /^(?:self|thread-self|\$\$|\$\{\$\}|\$BASHPID|\$\{BASHPID\})$/;
 
 /** The pids whose OOM score the command writes: redirects and tee/dd/cp targets. */
@@ -208,6 +210,58 @@ const inspectorTargets = ({ program, args }: SimpleCommand): string[] => {
   return typeof pid === 'string' ? [pid] : [];
 };
 
+/** `pkill -v x`: every process but the ones matching, the daemon's among them. */
+const killsInverted = ({ program, args }: SimpleCommand): boolean =>
+  program === 'pkill' && args.some((a) => a === '--inverse' || /^-[a-zA-Z]*v/.test(a));
+
+/** Debuggers and injectors that attach to a process found by name (`lldb -n node`, `frida -n node`). */
+const attachByName: ReadonlyMap<string, readonly string[]> = new Map([
+  ['lldb', ['-n', '--attach-name']], ['frida', ['-n', '--attach-name', '-N', '--attach-identifier']], ['frida-trace', ['-n', '--attach-name']],
+  ['gdb', ['--attach-name']], ['py-spy', ['--name']],
+]);
+const guardedProcessNames = /^(?:node|nodejs|tollgate|hermes|hermes-agent|python[0-9.]*|gateway)$|tollgate|hermes|[$`*?]/i;
+const attachesByName = ({ program, args }: SimpleCommand): string | null => {
+  const options = attachByName.get(program);
+  if (options === undefined) return null;
+  for (let i = 0; i < args.length; i++) {
+    const [name, value] = args[i]!.includes('=') ? args[i]!.split('=', 2) as [string, string] : [args[i]!, args[i + 1]];
+    if (options.includes(name) && value !== undefined && guardedProcessNames.test(value)) return `${program} attached to ${value}`;
+  }
+  return null;
+};
+
+/** Programs that end every process of the machine. */
+const machineEnders: ReadonlySet<string> = new Set(['reboot', 'poweroff', 'halt', 'shutdown']);
+const endsMachine = ({ program, args }: SimpleCommand): string | null => {
+  if (machineEnders.has(program) && !args.some((a) => a === '--help' || a === '-c' || a === '--show' || a === '--wtmp-only' || a === '-w')) return `${program}: every process, the daemon's too`;
+  if ((program === 'init' || program === 'telinit') && /^[06sS1]$/.test(args[0] ?? '')) return `${program} ${args[0]}: every process, the daemon's too`;
+  return null;
+};
+
+/**
+ * Tunnels that publish a local port to the internet (`ngrok http 8787`, `lt --port 8787`, `tailscale funnel 8787`):
+ * anyone out there becomes a client of tollgate's approval API.
+ */
+const tunnelPrograms: ReadonlySet<string> = new Set(['ngrok', 'lt', 'localtunnel', 'tailscale', 'bore', 'zrok', 'cloudflared', 'pagekite', 'pagekite.py', 'loophole', 'telebit', 'expose', 'devtunnel']);
+const runnerPrograms = new Set(['npx', 'bunx', 'pnpx']);
+const tunnelsGuardPort = (command: SimpleCommand, port: number | null): string | null => {
+  if (port === null) return null;
+  let { program, args } = command;
+  if (runnerPrograms.has(program) || ((program === 'pnpm' || program === 'yarn') && args[0] === 'dlx')) {
+    const rest = program === 'pnpm' || program === 'yarn' ? args.slice(1) : args;
+    const at = rest.findIndex((a) => !a.startsWith('-'));
+    program = at < 0 ? '' : rest[at]!.replace(/@[^/]*$/, '');
+    args = at < 0 ? [] : rest.slice(at + 1);
+  }
+  if (!tunnelPrograms.has(program)) return null;
+  const p = String(port);
+  const named = args.some((a) => {
+    const value = a.replace(/^--?[a-z-]+=/, '');
+    return value === p || new RegExp(`(?:^|[:/])${p}(?:/|$)`).test(value) || dynamic(value);
+  });
+  return named ? `${program} publishing port ${p}` : null;
+};
+
 /** Whether a pid word is the daemon's, judged as a debugger's target is (its pid, or a search for it on the line). */
 const pidIsGuard = (pids: readonly string[], command: SimpleCommand, analysis: ShellAnalysis, pid: number | null): boolean =>
   pids.length > 0 && killsGuard({ ...command, program: 'gdb', programPath: 'gdb', args: pids }, analysis, pid);
@@ -221,21 +275,26 @@ export interface DaemonReach {
 }
 
 /** What the command does to the daemon by one of these routes, or null. */
-export const daemonReach = (command: SimpleCommand, analysis: ShellAnalysis, pid: number | null): DaemonReach | null => {
+export const daemonReach = (command: SimpleCommand, analysis: ShellAnalysis, pid: number | null, port: number | null = null): DaemonReach | null => {
+  const tunnel = tunnelsGuardPort(command, port);
+  if (tunnel !== null) return { id: 'socket-client', what: tunnel };
   const call = busCallOf(command);
-  const stop = (call === null ? null : busCallStopsGuard(call)) ?? systemctlEndsGuard(command) ?? loginctlEndsGuard(command);
+  const stop = (call === null ? null : busCallStopsGuard(call)) ?? systemctlEndsGuard(command) ?? loginctlEndsGuard(command) ?? endsMachine(command)
+    ?? (killsInverted(command) ? 'pkill -v: every process but the ones named, the daemon among them' : null);
   if (stop !== null) return { id: 'kill-guard', what: stop };
   const oom = [...oomTargets(command), ...choomTargets(command)];
   if (pidIsGuard(oom, command, analysis, pid)) return { id: 'kill-guard', what: `the OOM killer's first choice made of process ${oom.join(' ')}` };
+  const named = attachesByName(command);
+  if (named !== null) return { id: 'reaches-guard-process', what: named };
   const inspected = inspectorTargets(command);
   if (pidIsGuard(inspected, command, analysis, pid)) return { id: 'reaches-guard-process', what: `Node's inspector attached to process ${inspected.join(' ')}` };
   return null;
 };
 
 /** A command read out of code or a script's text (no line around it): judged alone, a kill or a stop as killsGuard judges it too. */
-export const textCommandReach = (command: SimpleCommand, pid: number | null): DaemonReach | null => {
+export const textCommandReach = (command: SimpleCommand, pid: number | null, port: number | null = null): DaemonReach | null => {
   const analysis: ShellAnalysis = { source: command.text, parsed: true, problems: [], commands: [command] };
-  return daemonReach(command, analysis, pid) ?? (killsGuard(command, analysis, pid) ? { id: 'kill-guard', what: `${command.text}: a stop of the daemon or Hermes` } : null);
+  return daemonReach(command, analysis, pid, port) ?? (killsGuard(command, analysis, pid) ? { id: 'kill-guard', what: `${command.text}: a stop of the daemon or Hermes` } : null);
 };
 
 /** Network and socket clients: what xargs feeds them may be tollgate's URL or socket. */
@@ -260,9 +319,47 @@ export const xargsFedClient = (command: SimpleCommand, scope: LineScope): Daemon
   return [];
 };
 
+// ---- the same, from code (python-dbus, Gio, dbus-next, pystemd; a /proc file opened for writing) ----
+
+const methodNames = [...unitStoppingMethods, ...managerEndingMethods, ...unitObjectMethods, ...loginEndingMethods].filter((m) => m.length > 4 || m === 'Exit' || m === 'Kill' || m === 'Stop');
+const codeMethod = new RegExp(`(?:\\.|['"])(${methodNames.join('|')})\\b`, 'g');
+
+/**
+ * Code calling systemd's or logind's stopping methods (`m.StopUnit('tollgate.service', …)`, `call_sync(…, 'KillUnit', …)`),
+ * or writing another process's OOM score (`open(f'/proc/{pid}/oom_score_adj', 'w')`): judged by the words the code holds.
+ */
+export const codeStopsDaemon = (code: string): DaemonReach | null => {
+  if (/oom_(?:score_)?adj/.test(code) && /\/proc\/(?!self\b|thread-self\b)/.test(code) && /\bwrite|['"][wa]\+?['"]|>|writeFileSync|appendFile|File\.write/.test(code))
+    return { id: 'kill-guard', what: "another process's OOM score written from code" };
+  if (!/systemd1|login1/.test(code)) return null;
+  for (const m of code.matchAll(codeMethod)) {
+    const method = m[1]!;
+    if (/login1/.test(code) && loginEndingMethods.has(method)) return { id: 'kill-guard', what: `logind's ${method} called from code` };
+    if (managerEndingMethods.has(method) && !unitObjectMethods.has(method)) return { id: 'kill-guard', what: `systemd's ${method} called from code` };
+    // The unit may be any string of the code: one naming the guard, a slice, or none readable at all.
+    const units = [...code.matchAll(/['"]([\w@.:*?-]+\.(?:service|slice|scope|socket|target))['"]/g)].map((u) => u[1]!);
+    if (units.length === 0 || units.some((u) => unitHoldsGuard(u)) || /tollgate|hermes/i.test(code)) return { id: 'kill-guard', what: `systemd's ${method} called from code` };
+  }
+  return null;
+};
+
 const SD = 'org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager';
 const DS = 'dbus-send --session --dest=org.freedesktop.systemd1 --type=method_call /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager';
 const GD = 'gdbus call --session --dest org.freedesktop.systemd1 --object-path /org/freedesktop/systemd1 --method org.freedesktop.systemd1.Manager';
+
+/** The same routes from inline code (found by the inline-code row through codeStopsDaemon and textCommandReach). */
+export const codeDaemonReachExamples = {
+  stops: [
+    "python3 -c \"import dbus; m=dbus.Interface(dbus.SessionBus().get_object('org.freedesktop.systemd1','/org/freedesktop/systemd1'),'org.freedesktop.systemd1.Manager'); m.StopUnit('tollgate.service','replace')\"",
+    "python3 -c \"from gi.repository import Gio; Gio.bus_get_sync(Gio.BusType.SESSION).call_sync('org.freedesktop.systemd1','/org/freedesktop/systemd1','org.freedesktop.systemd1.Manager','KillUnit',v,None,0,-1)\"",
+    "python3 -c \"import os; p=os.popen('pidof node').read().split()[0]; open(f'/proc/{p}/oom_score_adj','w').write('1000')\"",
+    "python3 -c \"import subprocess; subprocess.run(['systemctl','--user','stop','tollgate'])\"",
+  ],
+  allows: [
+    "python3 -c \"import dbus; dbus.SessionBus().get_object('org.freedesktop.Notifications','/org/freedesktop/Notifications')\"", "python3 -c \"open('/proc/self/oom_score_adj','w').write('500')\"",
+    "python3 -c \"print(open('/proc/1/oom_score_adj').read())\"",
+  ],
+};
 
 export const daemonReachExamples = {
   stops: [
@@ -284,7 +381,10 @@ export const daemonReachExamples = {
     "echo 1000 > /proc/$(pgrep -f 'tollgate serve')/oom_score_adj", 'echo 1000 | sudo tee /proc/$(pidof node)/oom_score_adj', 'echo 15 > /proc/$(pgrep -f tollgate)/oom_adj',
     'P=$(pgrep -f tollgate); echo 1000 > /proc/$P/oom_score_adj', 'echo 1000 > /proc/4242/oom_score_adj', 'choom -n 1000 -p $(pgrep -f tollgate)', 'choom --adjust 1000 --pid 4242',
     'node inspect -p $(pgrep -f tollgate)', 'node inspect --port=9230 -p 4242', 'node inspect --pid=$(pidof node)',
-    'loginctl terminate-user agent', 'loginctl kill-session 3',
+    'loginctl terminate-user agent', 'loginctl kill-session 3', 'pkill -v xyz', 'pkill -9 --inverse -f foo', 'lldb -n node', 'lldb --attach-name tollgate', 'frida -n node',
+    'ngrok http 8787', 'ngrok tcp 127.0.0.1:8787', 'npx localtunnel --port 8787', 'lt --port=8787', 'tailscale funnel 8787', 'tailscale serve --bg 8787', 'bore local 8787 --to bore.pub',
+    'sudo reboot', 'shutdown -h now', 'poweroff', 'init 0', 'halt -f', `busctl --json short --user call ${SD} StopUnit ss tollgate.service replace`,
+    `busctl --user --timeout 5 call ${SD} StopUnit ss tollgate.service replace`,
     'echo http://127.0.0.1:8787/v1/approvals/a1 | xargs curl -d x', "printf '%s\\n' http://localhost:8787/v1/approvals/a1 | xargs -I{} curl -X POST {}",
     'xargs curl -d x <<< http://127.1:8787/v1/approvals/a1', 'echo /home/agent/project/data/tollgate.sock | xargs -I@ curl --unix-socket @ http://x/',
   ],
@@ -298,6 +398,7 @@ export const daemonReachExamples = {
     'systemctl --user status tollgate', 'systemctl --user stop myapp', 'systemctl --user list-units', 'systemctl --user start myapp.target', 'systemctl --user daemon-reload',
     'cat /proc/$(pgrep node)/oom_score_adj', 'echo 500 > /proc/self/oom_score_adj', 'echo 500 > /proc/1234/oom_score_adj', 'choom -p $$', 'choom -n 500 -- python3 app.py', 'choom -p 4242',
     'node inspect app.js', 'node inspect 127.0.0.1:9229', 'node inspect -p 1234', 'node --inspect app.js',
-    'loginctl list-sessions', 'loginctl show-user agent', 'echo https://example.com | xargs curl -s', 'echo http://127.0.0.1:3000/ | xargs curl',
+    'loginctl list-sessions', 'loginctl show-user agent', 'pkill -f vite', 'lldb ./a.out', 'frida-ps -U', 'ngrok http 3000', 'lt --port 3000', 'tailscale status', 'shutdown -c',
+    'echo https://example.com | xargs curl -s', 'echo http://127.0.0.1:3000/ | xargs curl',
   ],
 };

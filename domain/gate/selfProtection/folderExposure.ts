@@ -109,6 +109,8 @@ export const fileServerRows: ReadonlyMap<string, ServedFolders> = new Map<string
   ['darkhttpd', (args) => [args.find((a) => !a.startsWith('-')) ?? '.']],
   ['twistd', (args) => (args.includes('web') ? optionValues(args, ['--path']) : null)],
   ['caddy', (args) => (args[0] === 'file-server' ? (optionValues(args, ['--root', '-r']).length > 0 ? optionValues(args, ['--root', '-r']) : ['.']) : null)],
+  // rclone serve http|webdav|ftp|sftp|dlna|s3 REMOTE:PATH (a local path serves this machine's folder).
+  ['rclone', (args) => (args[0] === 'serve' && args[2] !== undefined ? [args[2]] : null)],
   // git daemon --base-path=DIR [DIR…]: every repository below is fetched (and pushed with receive-pack).
   ['git', (args) => (args[0] === 'daemon' ? [...optionValues(args.slice(1), ['--base-path']), ...args.slice(1).filter((a) => !a.startsWith('-'))] : null)],
 ]);
@@ -140,10 +142,14 @@ export interface ExposureFinding {
  * What a folder word holds of the guard's: the protected path it is in or names, or one below it (secrets only
  * when only reading counts). The root folder holds everything.
  */
-const folderHolds = (word: string, command: SimpleCommand, scope: LineScope, secretsOnly: boolean): PathHit | null => {
-  const context = contextOf(scope, command);
+const folderHolds = (word: string, command: SimpleCommand, scope: LineScope, secretsOnly: boolean, anywhere = false): PathHit | null => {
+  const known = contextOf(scope, command);
+  // A folder published by name where the terminal's folder is unknown (`-d data`): it may be the guard's, wherever it is.
+  const context = anywhere && known.cwd === null && !/^[/~$]/.test(word) && !/^\.\/?$/.test(word) ? { ...known, lost: true } : known;
   const hit = hitOf(word, context, scope.index);
   if (hit !== null && (!secretsOnly || hit.kind === 'secret')) return hit;
+  // Named by its tail only, the data folder is judged as holding its keys.
+  if (hit !== null && context !== known && hit.kind === 'data') return hit;
   const absolute = resolvePath(word, context)?.absolute ?? null;
   if (absolute === null) return null;
   if (/^\/+$/.test(absolute)) return { kind: secretsOnly ? 'secret' : 'data', what: '/ (every protected path)' };
@@ -160,7 +166,7 @@ export const exposureFindings = (command: SimpleCommand, scope: LineScope): Expo
     if (hit !== null) out.push(bind.writable ? { id: 'write-protected-path', what: `${hit.what}, bound at ${bind.inside} in a sandbox` } : { id: 'read-secret', what: `${hit.what}, bound at ${bind.inside} in a sandbox` });
   }
   for (const folder of servedFolders(command)) {
-    const hit = folderHolds(folder, command, scope, true);
+    const hit = folderHolds(folder, command, scope, true, true);
     if (hit !== null) out.push({ id: 'read-secret', what: `${hit.what}, published by ${command.program}` });
   }
   return out;
@@ -175,10 +181,12 @@ export const folderExposureExamples = {
     'cd /home/agent/project/data && python3 -m http.server', 'python3 -m http.server -d / 8000', 'busybox httpd -h /home/agent/project/data -p 8080', 'php -S 0.0.0.0:8000 -t /home/agent/project/data',
     'ruby -run -e httpd /home/agent/project/data -p 8000', 'npx http-server /home/agent/project/data -p 8000', 'npx serve /home/agent/project/data', 'twistd -n web --path /home/agent/project/data',
     'git daemon --base-path=/home/agent/project --export-all', 'cd /home/agent/project && git daemon --export-all --base-path=.',
+    // Where the terminal's folder is unknown, a folder published by name may be the data folder.
+    'python -m http.server -d data', 'busybox httpd -h data', 'caddy file-server --root data', 'npx serve -l 5000 data', 'rclone serve webdav /home/agent/project/data',
   ],
   allows: [
     'systemd-nspawn --bind=/srv/data:/data -D /srv/c', 'proot -b /tmp/x:/x sh', 'firejail --bind=/tmp/a,/tmp/b sh', 'proot -b /home/agent/project/data sh',
     'python3 -m http.server -d /home/agent/project/docs 8000', 'python3 -m http.server 8000', 'busybox httpd -h /srv/www -p 8080', 'php -S localhost:8000 -t public', 'php -r "echo 1;"',
-    'npx http-server dist', 'npx serve build', 'git daemon --base-path=/srv/git --export-all', 'ruby -e "puts 1"', 'python3 -m pytest', 'git status',
+    'npx http-server dist', 'npx serve build', 'python3 -m http.server -d docs', 'rclone serve http /srv/www', 'systemd-nspawn --bind=data:/d -D /srv/c', 'git daemon --base-path=/srv/git --export-all', 'ruby -e "puts 1"', 'python3 -m pytest', 'git status',
   ],
 };

@@ -11,8 +11,8 @@ import { namesLoopbackPort } from './loopbackHosts.ts';
 import { foldLiterals, isPlainRead, pythonStringLiterals, withoutPrintedLiterals } from './pythonCode.ts';
 import { hitInText, hitOf } from './shellScope.ts';
 import { codeReachesProcess, reachesGuardProcess } from './processReach.ts';
-import { textCommandReach } from './daemonReach.ts';
-import { callArgumentLists, spawnCalls, unixSocketLiteral } from './codeSpawns.ts';
+import { codeStopsDaemon, textCommandReach } from './daemonReach.ts';
+import { callArgumentLists, commandLiterals, spawnCalls, unixSocketLiteral } from './codeSpawns.ts';
 import { codeTypesIntoTerminal, typesIntoTerminal } from './terminalInput.ts';
 import { programName } from '../../shell/programName.ts';
 import { runLaterPlace } from './placedCode.ts';
@@ -111,6 +111,8 @@ const codeFindings = (code: string, index: ProtectionIndex, context: PathContext
   else if (signalsEveryone(folded, pid)) findings.push({ id: 'kill-guard', what: 'a signal to every process of the user, the daemon among them' });
   const typed = codeTypesIntoTerminal(folded);
   if (typed !== null) findings.push({ id: 'answers-own-prompt', what: typed });
+  const stopped = codeStopsDaemon(folded);
+  if (stopped !== null) findings.push(stopped);
   const reached = codeReachesProcess(folded, pid);
   if (reached !== null) findings.push({ id: 'reaches-guard-process', what: reached });
   if ((decoding.test(folded) && running.test(folded)) || decodedPath.test(folded) || runsForeignCode.test(folded)) findings.push({ id: 'hidden-command', what: 'code that runs what it decoded or loaded' });
@@ -131,7 +133,7 @@ const codeFindings = (code: string, index: ProtectionIndex, context: PathContext
   }
   // Strings handed to a shell are command lines: judged as shell text.
   // A list of literals is one command line (`subprocess.run(['pkill', '-f', 'tollgate'])`).
-  if (shellCalls.test(folded) || spawnCalls.test(folded)) for (const text of [...literals, ...literalLists(folded), ...callArgumentLists(folded)]) findings.push(...shellTextFindings(text, index, context));
+  if (shellCalls.test(folded) || spawnCalls.test(folded)) for (const text of [...literals, ...literalLists(folded), ...callArgumentLists(folded), ...commandLiterals(folded)]) findings.push(...shellTextFindings(text, index, context));
   const control = controlInText(folded);
   if (control !== null && (shellCalls.test(folded) || spawnCalls.test(folded) || /\bsh\b|bash/.test(folded))) findings.push(control);
   // A protected path named by code that does more than read.
@@ -245,7 +247,7 @@ export const shellTextFindings = (text: string, index: ProtectionIndex, context:
     if (typed !== null) { findings.push({ id: 'answers-own-prompt', what: typed }); break; }
     const reached = reachesGuardProcess(command, index.facts.pid, port);
     if (reached !== null) { findings.push({ id: 'reaches-guard-process', what: reached }); break; }
-    const stopped = textCommandReach(command, index.facts.pid);
+    const stopped = textCommandReach(command, index.facts.pid, port);
     if (stopped !== null) { findings.push(stopped); break; }
   }
   for (const line of text.split('\n')) {

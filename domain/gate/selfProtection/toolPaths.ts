@@ -119,6 +119,13 @@ export const toolPathRows: readonly ToolPathRow[] = [
     allows: [{ user_id: 'u', message: 'hi', media_files: [{ path: 'out/report.pdf' }] }],
   },
   {
+    tool: 'send_message', reads: ['media_files[]', 'media_files[].path', 'attachments[]', 'attachments[].path', 'file', 'file_path', 'files[]', 'media', 'media_path', 'image_path', 'image_url'],
+    why: 'Messaging tools (send_message, `hermes send`) upload what a MEDIA: tag names (judged on every tool) and, in their variants, the files an attachment argument names.',
+    stops: [{ target: 'telegram', message: 'hi', media_files: ['/home/agent/project/data/http-token'] }, { target: 'x', message: 'hi', file_path: '/home/agent/project/data/keys/a.key' },
+      { target: 'x', message: 'hi', attachments: [{ path: 'file:///home/agent/project/data/http-token' }] }],
+    allows: [{ target: 'telegram', message: 'hi', media_files: ['/tmp/report.png'] }, { target: 'x', message: 'all done' }],
+  },
+  {
     tool: 'project_create', writes: ['path'], why: 'tools/project_tools.py creates the project folder at path.',
     stops: [{ name: 'evil', path: '/home/agent/.hermes/plugins/evil' }, { name: 'd', path: '/home/agent/project/data/x' }], allows: [{ name: 'site', path: '/home/agent/work/site' }],
   },
@@ -276,7 +283,7 @@ export const knownTools: ReadonlySet<string> = new Set([
   'terminal', 'execute_code', 'write_file', 'patch', 'read_file', 'search_files',
   'browser_back', 'browser_click', 'browser_dialog', 'browser_get_images', 'browser_press', 'browser_scroll', 'browser_snapshot', 'browser_type', 'browser_vision',
   'clarify', 'close_terminal', 'read_terminal', 'delegate_task', 'memory', 'todo', 'session_search', 'web_search', 'x_search',
-  'skill_manage', 'skill_view', 'skills_list', 'project_list', 'project_switch', 'discord', 'discord_admin', 'send_message',
+  'skill_manage', 'skill_view', 'skills_list', 'project_list', 'project_switch', 'discord', 'discord_admin',
   'feishu_doc_read', 'feishu_drive_add_comment', 'feishu_drive_list_comment_replies', 'feishu_drive_list_comments', 'feishu_drive_reply_comment',
   'ha_call_service', 'ha_get_state', 'ha_list_entities', 'ha_list_services',
   'kanban_attach', 'kanban_attachments', 'kanban_block', 'kanban_comment', 'kanban_complete', 'kanban_create', 'kanban_heartbeat', 'kanban_link',

@@ -116,7 +116,7 @@ describe('reaching or stopping the daemon by routes other than kill and the sock
     const cases: [string, string[]][] = [
       ['python3 -m http.server -d /x 8000', ['/x']], ['python3 -m http.server', ['.']], ['httpd -h /x -p 80', ['/x']], ['php -S 0:8000 -t /x', ['/x']], ['php -S 0:8000', ['.']],
       ['ruby -run -e httpd /x -p 8000', ['/x']], ['http-server /x -p 1', ['/x']], ['serve /x', ['/x']], ['live-server /x', ['/x']], ['miniserve /x', ['/x']], ['darkhttpd /x', ['/x']],
-      ['twistd -n web --path /x', ['/x']], ['caddy file-server --root /x', ['/x']], ['git daemon --base-path=/x --export-all', ['/x']], ['npx http-server /x', ['/x']],
+      ['twistd -n web --path /x', ['/x']], ['rclone serve http /x', ['/x']], ['caddy file-server --root /x', ['/x']], ['git daemon --base-path=/x --export-all', ['/x']], ['npx http-server /x', ['/x']],
     ];
     for (const [line, folders] of cases) it(line, () => expect(servedFolders(command(line))).to.deep.equal(folders));
     it('every row has a case', () => {
