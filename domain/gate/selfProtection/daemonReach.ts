@@ -268,6 +268,13 @@ const pidIsGuard = (pids: readonly string[], command: SimpleCommand, analysis: S
 
 // ---- the row ----
 
+let routeProgramSet: ReadonlySet<string> | null = null;
+/** Every program a route of this file starts from (built once, after the tables above exist). */
+const routePrograms = (): ReadonlySet<string> => routeProgramSet ??= new Set([
+  ...busTools, 'systemctl', 'loginctl', 'init', 'telinit', 'pkill', 'choom', 'node', 'nodejs', 'pnpm', 'yarn',
+  ...machineEnders, ...attachByName.keys(), ...tunnelPrograms, ...runnerPrograms,
+]);
+
 /** A finding of this row: a stop of the daemon (kill-guard) or a way into its process (reaches-guard-process). */
 export interface DaemonReach {
   readonly id: 'kill-guard' | 'reaches-guard-process' | 'socket-client';
@@ -276,6 +283,8 @@ export interface DaemonReach {
 
 /** What the command does to the daemon by one of these routes, or null. */
 export const daemonReach = (command: SimpleCommand, analysis: ShellAnalysis, pid: number | null, port: number | null = null): DaemonReach | null => {
+  // Cheap precondition: one of the programs these routes use, or an OOM file on the line.
+  if (!routePrograms().has(command.program) && !command.redirects.some((r) => r.target.includes('oom_')) && !command.args.some((a) => a.includes('oom_'))) return null;
   const tunnel = tunnelsGuardPort(command, port);
   if (tunnel !== null) return { id: 'socket-client', what: tunnel };
   const call = busCallOf(command);

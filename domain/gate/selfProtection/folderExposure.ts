@@ -158,6 +158,8 @@ const folderHolds = (word: string, command: SimpleCommand, scope: LineScope, sec
 
 /** A protected folder bound elsewhere in a sandbox, or published by a file server. */
 export const exposureFindings = (command: SimpleCommand, scope: LineScope): ExposureFinding[] => {
+  if (command.via.length === 0 && !sandboxRows.has(command.program) && !fileServerRows.has(command.program) && !runnerPrograms.has(command.program)
+    && command.program !== 'pnpm' && command.program !== 'yarn') return [];
   const out: ExposureFinding[] = [];
   for (const bind of sandboxBindings(command)) {
     // Bound at the same path, the commands inside name it as the floor does (and are judged as such).
