@@ -40,6 +40,16 @@ export const unixSocketLiteral = (text: string): string | null => {
   return m === null ? null : m[1]!;
 };
 
+/**
+ * `"unix://" . $dir . "/tollgate.sock"`: an address glued from a bare scheme and a name. The folder is unknown, so a
+ * literal ending in one of the guard's socket names counts as that socket.
+ */
+export const gluedSocketName = (literals: readonly string[], sockets: readonly string[]): string | null => {
+  if (!literals.some((l) => /^(?:unix|udg):(?:\/\/)?$/i.test(l))) return null;
+  const names = new Set(sockets.map((s) => s.split('/').pop() ?? s));
+  return literals.find((l) => names.has(l.split('/').pop() ?? l)) ?? null;
+};
+
 export const codeSpawnExamples = {
   stops: [
     "python3 -c \"import os; os.spawnlp(os.P_WAIT, 'tollgate', 'tollgate', 'approve', 'a1')\"",
@@ -52,6 +62,7 @@ export const codeSpawnExamples = {
     "ruby -e \"IO.popen(['tollgate', 'approve', 'a1'])\"", "ruby -e \"%x(tollgate approve a1)\"", "node -e \"new Deno.Command('tollgate', { args: ['approve', 'a1'] })\"",
     "perl -e \"open(my \\$f, '-|', 'tollgate', 'approve', 'a1')\"", "lua -e \"os.execute('tollgate approve a1')\"",
     "php -r '$s=stream_socket_client(\"unix://data/tollgate.sock\"); fwrite($s, \"POST /v1/approvals/a1 HTTP/1.0\\r\\n\\r\\n\");'",
+    "php -r '$d=\"data\"; $s=stream_socket_client(\"unix://\" . $d . \"/tollgate.sock\");'",
   ],
   allows: [
     "python3 -c \"import os; os.execlp('ls', 'ls', '-l')\"", "perl -e \"exec {'ls'} 'ls', '-l'\"", "php -r \"proc_open(['ls','-l'], [], \\$p);\"",

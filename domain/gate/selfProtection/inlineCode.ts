@@ -12,7 +12,7 @@ import { foldLiterals, isPlainRead, pythonStringLiterals, withoutPrintedLiterals
 import { hitInText, hitOf } from './shellScope.ts';
 import { codeReachesProcess, reachesGuardProcess } from './processReach.ts';
 import { codeStopsDaemon, textCommandReach } from './daemonReach.ts';
-import { callArgumentLists, commandLiterals, spawnCalls, unixSocketLiteral } from './codeSpawns.ts';
+import { callArgumentLists, commandLiterals, gluedSocketName, spawnCalls, unixSocketLiteral } from './codeSpawns.ts';
 import { codeTypesIntoTerminal, typesIntoTerminal } from './terminalInput.ts';
 import { programName } from '../../shell/programName.ts';
 import { runLaterPlace } from './placedCode.ts';
@@ -131,6 +131,8 @@ const codeFindings = (code: string, index: ProtectionIndex, context: PathContext
     if (hit !== null && (hit.kind === 'socket' || hit.kind === 'socket-dir')) findings.push({ id: 'socket-client', what: hit.what });
     if (/\.sock\b/.test(text) && /[*?[]/.test(text) && index.sockets.some((s) => globMatches(text, s))) findings.push({ id: 'socket-client', what: text });
   }
+  const glued = gluedSocketName(literals, index.sockets);
+  if (glued !== null) findings.push({ id: 'socket-client', what: `a socket address ending in ${glued}` });
   // Strings handed to a shell are command lines: judged as shell text.
   // A list of literals is one command line (`subprocess.run(['pkill', '-f', 'tollgate'])`).
   if (shellCalls.test(folded) || spawnCalls.test(folded)) for (const text of [...literals, ...literalLists(folded), ...callArgumentLists(folded), ...commandLiterals(folded)]) findings.push(...shellTextFindings(text, index, context));

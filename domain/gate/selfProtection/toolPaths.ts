@@ -339,6 +339,8 @@ const unknownToolFindings = (tool: string, args: Args, index: ProtectionIndex, c
 /** The local paths a call's row (or the unknown-tool rule) judges: ops resolves the symlinks among them before decide. */
 export const toolPathWords = (tool: string, args: Args): string[] => {
   const row = rowsByTool.get(tool);
-  const words = row === undefined ? (knownTools.has(tool) ? [] : singleWords(args)) : [...(row.writes ?? []), ...(row.reads ?? [])].flatMap((a) => valuesAt(args, a));
+  const named = row === undefined ? (knownTools.has(tool) ? [] : singleWords(args)) : [...(row.writes ?? []), ...(row.reads ?? [])].flatMap((a) => valuesAt(args, a));
+  // The files MEDIA: tags attach are judged too (a link to a key is the key).
+  const words = tool === 'terminal' || tool === 'write_file' || tool === 'patch' ? named : [...named, ...strings(args).flatMap(mediaPaths)];
   return words.map((w) => fileUrlPath(w) ?? (hasScheme(w) ? null : w)).filter((w): w is string => w !== null);
 };

@@ -3,6 +3,7 @@ import { busCallOf, busCallStopsGuard, managerEndingMethods, unitHoldsGuard, uni
 import { codeSpawnExamples, callArgumentLists, unixSocketLiteral } from '../../../../domain/gate/selfProtection/codeSpawns.ts';
 import { fileServerRows, sandboxBindings, sandboxRows, servedFolders } from '../../../../domain/gate/selfProtection/folderExposure.ts';
 import { mediaPaths, mediaTagExamples } from '../../../../domain/gate/selfProtection/mediaTags.ts';
+import { toolPathWords } from '../../../../domain/gate/selfProtection/toolPaths.ts';
 import { tollgateArguments } from '../../../../domain/gate/selfProtection/controlCommands.ts';
 import { exampleFacts } from '../../../../domain/gate/selfProtection/exampleFacts.ts';
 import { findSelfProtection } from '../../../../domain/gate/selfProtection/selfProtectionLayer.ts';
@@ -133,6 +134,12 @@ describe('reaching or stopping the daemon by routes other than kill and the sock
       it(`send_message blocks: ${message}`, () => expect(toolBlocks('send_message', { target: 'telegram', message })).to.equal(true));
     }
     for (const message of ['report MEDIA:/tmp/report.png', 'MEDIA:/home/agent/project/docs/chart.png', 'all done']) it(`send_message allows: ${message}`, () => expect(toolBlocks('send_message', { target: 'telegram', message })).to.equal(false));
+    it('the paths MEDIA: tags name are resolved like other tool paths, so a link to a key is the key', () => {
+      expect(toolPathWords('send_message', { target: 't', message: 'MEDIA:/tmp/pic.png' })).to.include('/tmp/pic.png');
+      const linked = findSelfProtection({ tool: 'send_message', args: { target: 't', message: 'MEDIA:/tmp/pic.png' }, shell: null, protection: exampleFacts,
+        pathFacts: { cwd: null, links: { '/tmp/pic.png': '/home/agent/project/data/http-token' }, dirs: [] } });
+      expect(linked.some((f) => f.verdict === 'block')).to.equal(true);
+    });
     it('vision_analyze of a key or the token blocks; of a picture it does not', () => {
       expect(toolBlocks('vision_analyze', { image_url: '/home/agent/project/data/keys/checkpoint.ed25519', question: 'text?' })).to.equal(true);
       expect(toolBlocks('vision_analyze', { image_url: 'data/http-token' })).to.equal(true);
