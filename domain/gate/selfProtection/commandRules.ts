@@ -15,7 +15,7 @@ import { packageManagerCommand } from './controlCommands.ts';
 import { expandLocalShorthand, isLoopbackHost, localShorthandClients, loopbackPortUnknown, namesLoopbackPort } from './loopbackHosts.ts';
 import { codeTypesIntoTerminal, terminalInputExamples, typesIntoTerminal } from './terminalInput.ts';
 import { processReachExamples, reachesGuardProcess } from './processReach.ts';
-import { daemonReach, daemonReachExamples, xargsFedClient } from './daemonReach.ts';
+import { daemonReach, daemonReachExamples, runnerShellText, xargsFedClient } from './daemonReach.ts';
 import { exposureFindings, folderExposureExamples } from './folderExposure.ts';
 import { portRedirectExamples, redirectsGuardPort } from './portRedirects.ts';
 import { curlConfigFiles, curlConfigWords, curlWordsReach, isCurlrc } from './curlClients.ts';
@@ -649,7 +649,12 @@ export const commandRules: readonly CommandRule[] = [
   {
     // The service or login manager over D-Bus, the user manager or a slice stopped, the OOM killer or Node's inspector aimed at the daemon (daemonReach.ts).
     name: 'stops-or-opens-the-daemon-another-way',
-    find: (command, scope) => { const r = daemonReach(command, scope.analysis, scope.index.facts.pid, scope.index.facts.httpPort); return r === null ? xargsFedClient(command, scope) : [r]; },
+    find: (command, scope) => {
+      const r = daemonReach(command, scope.analysis, scope.index.facts.pid, scope.index.facts.httpPort);
+      if (r !== null) return [r];
+      const text = runnerShellText(command);
+      return text === null ? xargsFedClient(command, scope) : shellTextFindings(text, scope.index, contextOf(scope, command));
+    },
     ...daemonReachExamples,
   },
   {

@@ -306,6 +306,19 @@ export const textCommandReach = (command: SimpleCommand, pid: number | null, por
   return daemonReach(command, analysis, pid, port) ?? (killsGuard(command, analysis, pid) ? { id: 'kill-guard', what: `${command.text}: a stop of the daemon or Hermes` } : null);
 };
 
+/**
+ * `npm exec --package=tollgate -- sh -c "tollgate approve a1"`, `npx -p . bash -c …`: a package runner starting a
+ * shell on a command string. The string is a command line (the grammar does not unwrap these runners).
+ */
+export const runnerShellText = ({ program, args }: SimpleCommand): string | null => {
+  const start = runnerPrograms.has(program) ? 0 : ['npm', 'pnpm', 'yarn', 'bun'].includes(program) && ['exec', 'x', 'dlx'].includes(args[0] ?? '') ? 1 : -1;
+  if (start < 0) return null;
+  const shell = args.findIndex((a, i) => i >= start && /^(?:ba|z|da|k)?sh$/.test(a.split('/').pop() ?? a));
+  if (shell < 0) return null;
+  const c = args.findIndex((a, i) => i > shell && /^-[a-zA-Z]*c$/.test(a));
+  return c < 0 ? null : args[c + 1] ?? null;
+};
+
 /** Network and socket clients: what xargs feeds them may be tollgate's URL or socket. */
 const clientPrograms: ReadonlySet<string> = new Set(['curl', 'wget', 'http', 'https', 'xh', 'nc', 'ncat', 'netcat', 'socat', 'telnet', 'aria2c', 'lynx', 'w3m']);
 
@@ -392,7 +405,7 @@ export const daemonReachExamples = {
     'node inspect -p $(pgrep -f tollgate)', 'node inspect --port=9230 -p 4242', 'node inspect --pid=$(pidof node)',
     'loginctl terminate-user agent', 'loginctl kill-session 3', 'pkill -v xyz', 'pkill -9 --inverse -f foo', 'lldb -n node', 'lldb --attach-name tollgate', 'frida -n node',
     'ngrok http 8787', 'ngrok tcp 127.0.0.1:8787', 'npx localtunnel --port 8787', 'lt --port=8787', 'tailscale funnel 8787', 'tailscale serve --bg 8787', 'bore local 8787 --to bore.pub',
-    'sudo reboot', 'shutdown -h now', 'poweroff', 'init 0', 'halt -f', `busctl --json short --user call ${SD} StopUnit ss tollgate.service replace`,
+    'sudo reboot', 'shutdown -h now', 'poweroff', 'init 0', 'halt -f', 'npm exec --package=tollgate -- sh -c "tollgate approve a1"', "pnpm dlx -p x bash -c 'tollgate approve a1'", `busctl --json short --user call ${SD} StopUnit ss tollgate.service replace`,
     `busctl --user --timeout 5 call ${SD} StopUnit ss tollgate.service replace`,
     'echo http://127.0.0.1:8787/v1/approvals/a1 | xargs curl -d x', "printf '%s\\n' http://localhost:8787/v1/approvals/a1 | xargs -I{} curl -X POST {}",
     'xargs curl -d x <<< http://127.1:8787/v1/approvals/a1', 'echo /home/agent/project/data/tollgate.sock | xargs -I@ curl --unix-socket @ http://x/',
@@ -407,7 +420,7 @@ export const daemonReachExamples = {
     'systemctl --user status tollgate', 'systemctl --user stop myapp', 'systemctl --user list-units', 'systemctl --user start myapp.target', 'systemctl --user daemon-reload',
     'cat /proc/$(pgrep node)/oom_score_adj', 'echo 500 > /proc/self/oom_score_adj', 'echo 500 > /proc/1234/oom_score_adj', 'choom -p $$', 'choom -n 500 -- python3 app.py', 'choom -p 4242',
     'node inspect app.js', 'node inspect 127.0.0.1:9229', 'node inspect -p 1234', 'node --inspect app.js',
-    'loginctl list-sessions', 'loginctl show-user agent', 'pkill -f vite', 'lldb ./a.out', 'frida-ps -U', 'ngrok http 3000', 'lt --port 3000', 'tailscale status', 'shutdown -c',
+    'loginctl list-sessions', 'loginctl show-user agent', 'pkill -f vite', 'lldb ./a.out', 'frida-ps -U', 'npm exec -- sh -c "npm test"', 'ngrok http 3000', 'lt --port 3000', 'tailscale status', 'shutdown -c',
     'echo https://example.com | xargs curl -s', 'echo http://127.0.0.1:3000/ | xargs curl',
   ],
 };
