@@ -230,6 +230,33 @@ const attachesByName = ({ program, args }: SimpleCommand): string | null => {
   return null;
 };
 
+/**
+ * Process managers other than systemd that may run the daemon or Hermes, with the verbs that stop, remove or
+ * restart what they name, and the verbs that end every process they manage (`pm2 kill`).
+ */
+export const processManagers: ReadonlyMap<string, { readonly stops: ReadonlySet<string>; readonly all: ReadonlySet<string> }> = new Map([
+  ['pm2', { stops: new Set(['stop', 'delete', 'del', 'restart', 'reload', 'signal', 'sendSignal', 'scale']), all: new Set(['kill', 'flush-all']) }],
+  ['forever', { stops: new Set(['stop', 'restart']), all: new Set(['stopall', 'restartall']) }],
+  ['docker', { stops: new Set(['stop', 'kill', 'rm', 'pause', 'restart', 'update']), all: new Set() }],
+  ['podman', { stops: new Set(['stop', 'kill', 'rm', 'pause', 'restart', 'update']), all: new Set() }],
+  ['initctl', { stops: new Set(['stop', 'restart']), all: new Set() }],
+  ['circusctl', { stops: new Set(['stop', 'restart', 'rm', 'signal']), all: new Set(['quit']) }],
+  ['s6-svc', { stops: new Set(['-d', '-k', '-t', '-x', '-r']), all: new Set() }],
+]);
+const managedGuard = /tollgate|hermes|^all$|[$`*?]/i;
+
+/** `pm2 stop tollgate`, `pm2 delete all`, `pm2 kill`, `docker stop tollgate`, `s6-svc -d /run/service/tollgate`. */
+const managerStopsGuard = ({ program, args }: SimpleCommand): string | null => {
+  const row = processManagers.get(program);
+  if (row === undefined) return null;
+  if (program === 's6-svc') return args.some((a) => row.stops.has(a) || /^-[a-z]*[dktxr]/.test(a)) && args.some((a) => !a.startsWith('-') && managedGuard.test(a)) ? `s6-svc ${args.join(' ')}` : null;
+  const words = args.filter((a) => !a.startsWith('-'));
+  const verb = words[0];
+  if (verb === undefined) return null;
+  if (row.all.has(verb)) return `${program} ${verb}: every process it manages`;
+  return row.stops.has(verb) && words.slice(1).some((w) => managedGuard.test(w)) ? `${program} ${verb} ${words.slice(1).join(' ')}` : null;
+};
+
 /** Programs that end every process of the machine. */
 const machineEnders: ReadonlySet<string> = new Set(['reboot', 'poweroff', 'halt', 'shutdown']);
 const endsMachine = ({ program, args }: SimpleCommand): string | null => {
@@ -272,7 +299,7 @@ let routeProgramSet: ReadonlySet<string> | null = null;
 /** Every program a route of this file starts from (built once, after the tables above exist). */
 const routePrograms = (): ReadonlySet<string> => routeProgramSet ??= new Set([
   ...busTools, 'systemctl', 'loginctl', 'init', 'telinit', 'pkill', 'choom', 'node', 'nodejs', 'pnpm', 'yarn',
-  ...machineEnders, ...attachByName.keys(), ...tunnelPrograms, ...runnerPrograms,
+  ...machineEnders, ...attachByName.keys(), ...tunnelPrograms, ...runnerPrograms, ...processManagers.keys(),
 ]);
 
 /** A finding of this row: a stop of the daemon (kill-guard) or a way into its process (reaches-guard-process). */
@@ -288,7 +315,7 @@ export const daemonReach = (command: SimpleCommand, analysis: ShellAnalysis, pid
   const tunnel = tunnelsGuardPort(command, port);
   if (tunnel !== null) return { id: 'socket-client', what: tunnel };
   const call = busCallOf(command);
-  const stop = (call === null ? null : busCallStopsGuard(call)) ?? systemctlEndsGuard(command) ?? loginctlEndsGuard(command) ?? endsMachine(command)
+  const stop = (call === null ? null : busCallStopsGuard(call)) ?? systemctlEndsGuard(command) ?? loginctlEndsGuard(command) ?? endsMachine(command) ?? managerStopsGuard(command)
     ?? (killsInverted(command) ? 'pkill -v: every process but the ones named, the daemon among them' : null);
   if (stop !== null) return { id: 'kill-guard', what: stop };
   const oom = [...oomTargets(command), ...choomTargets(command)];
@@ -405,7 +432,8 @@ export const daemonReachExamples = {
     'node inspect -p $(pgrep -f tollgate)', 'node inspect --port=9230 -p 4242', 'node inspect --pid=$(pidof node)',
     'loginctl terminate-user agent', 'loginctl kill-session 3', 'pkill -v xyz', 'pkill -9 --inverse -f foo', 'lldb -n node', 'lldb --attach-name tollgate', 'frida -n node',
     'ngrok http 8787', 'ngrok tcp 127.0.0.1:8787', 'npx localtunnel --port 8787', 'lt --port=8787', 'tailscale funnel 8787', 'tailscale serve --bg 8787', 'bore local 8787 --to bore.pub',
-    'sudo reboot', 'shutdown -h now', 'poweroff', 'init 0', 'halt -f', 'npm exec --package=tollgate -- sh -c "tollgate approve a1"', "pnpm dlx -p x bash -c 'tollgate approve a1'", `busctl --json short --user call ${SD} StopUnit ss tollgate.service replace`,
+    'sudo reboot', 'shutdown -h now', 'poweroff', 'init 0', 'halt -f', 'pm2 stop tollgate', 'pm2 delete all', 'pm2 kill', 'forever stopall', 'docker stop tollgate',
+    'podman kill hermes-gateway', 'docker rm -f $(docker ps -q)', 'initctl stop tollgate', 's6-svc -d /run/service/tollgate', 'circusctl quit', 'npm exec --package=tollgate -- sh -c "tollgate approve a1"', "pnpm dlx -p x bash -c 'tollgate approve a1'", `busctl --json short --user call ${SD} StopUnit ss tollgate.service replace`,
     `busctl --user --timeout 5 call ${SD} StopUnit ss tollgate.service replace`,
     'echo http://127.0.0.1:8787/v1/approvals/a1 | xargs curl -d x', "printf '%s\\n' http://localhost:8787/v1/approvals/a1 | xargs -I{} curl -X POST {}",
     'xargs curl -d x <<< http://127.1:8787/v1/approvals/a1', 'echo /home/agent/project/data/tollgate.sock | xargs -I@ curl --unix-socket @ http://x/',
@@ -420,7 +448,7 @@ export const daemonReachExamples = {
     'systemctl --user status tollgate', 'systemctl --user stop myapp', 'systemctl --user list-units', 'systemctl --user start myapp.target', 'systemctl --user daemon-reload',
     'cat /proc/$(pgrep node)/oom_score_adj', 'echo 500 > /proc/self/oom_score_adj', 'echo 500 > /proc/1234/oom_score_adj', 'choom -p $$', 'choom -n 500 -- python3 app.py', 'choom -p 4242',
     'node inspect app.js', 'node inspect 127.0.0.1:9229', 'node inspect -p 1234', 'node --inspect app.js',
-    'loginctl list-sessions', 'loginctl show-user agent', 'pkill -f vite', 'lldb ./a.out', 'frida-ps -U', 'npm exec -- sh -c "npm test"', 'ngrok http 3000', 'lt --port 3000', 'tailscale status', 'shutdown -c',
+    'loginctl list-sessions', 'loginctl show-user agent', 'pkill -f vite', 'lldb ./a.out', 'frida-ps -U', 'pm2 stop api', 'pm2 list', 'docker stop web', 'docker ps', 's6-svc -u /run/service/tollgate', 'forever list', 'npm exec -- sh -c "npm test"', 'ngrok http 3000', 'lt --port 3000', 'tailscale status', 'shutdown -c',
     'echo https://example.com | xargs curl -s', 'echo http://127.0.0.1:3000/ | xargs curl',
   ],
 };
