@@ -161,7 +161,7 @@ const systemctlEndsGuard = ({ program, args }: SimpleCommand): string | null => 
     const unit = units.find((u) => unitHoldsGuard(u));
     if (unit !== undefined) return `systemctl ${verb} ${unit}`;
   }
-  if (['start', 'restart', 'isolate', 'reload-or-restart'].includes(verb) && units.some((u) => endingTargets.test(u) || dynamic(u) && verb === 'isolate'))
+  if (['start', 'restart', 'isolate', 'reload-or-restart'].includes(verb) && units.some((u) => endingTargets.test(u) || (dynamic(u) && verb === 'isolate')))
     return `systemctl ${verb} ${units.join(' ')}`;
   return null;
 };
