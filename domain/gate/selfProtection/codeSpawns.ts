@@ -65,7 +65,7 @@ export const codeSpawnExamples = {
     "php -r '$d=\"data\"; $s=stream_socket_client(\"unix://\" . $d . \"/tollgate.sock\");'",
   ],
   allows: [
-    "python3 -c \"import os; os.execlp('ls', 'ls', '-l')\"", "perl -e \"exec {'ls'} 'ls', '-l'\"", "php -r \"proc_open(['ls','-l'], [], \\$p);\"",
+    "python3 -c \"import os; os.execlp('ls', 'ls', '-l')\"", "python3 -c \"import os; os.execlp('tollgate', 'tollgate', 'audit')\"", "perl -e \"exec {'ls'} 'ls', '-l'\"", "php -r \"proc_open(['ls','-l'], [], \\$p);\"",
     "php -r \"passthru('ls -l');\"", "php -r '$s=stream_socket_client(\"unix:///tmp/app.sock\");'", "python3 -c \"print('a', 'b')\"",
   ],
 };

@@ -53,6 +53,8 @@ const shellKill = /(?:^|[\s;&|(`'"!])(?:pkill|killall|skill|fuser\s+-k|kill)\b[^
 export const controlInText = (text: string): CodeFinding | null => {
   for (const match of text.matchAll(tollgateCommand)) {
     const sub = match[2]!;
+    // `execlp('tollgate', 'tollgate', 'audit')` repeats the program as argv[0]; codeSpawns' reading drops the repeat.
+    if (sub === 'tollgate') continue;
     if (!tollgateReadOnlySubcommands.has(sub) && sub !== 'help') return { id: 'tollgate-control-command', what: match[0].trim() };
   }
   for (const match of text.matchAll(hermesCommand)) {
