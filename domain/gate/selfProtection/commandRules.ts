@@ -18,6 +18,8 @@ import { packageManagerCommand } from './controlCommands.ts';
 import { expandLocalShorthand, isLoopbackHost, localShorthandClients, loopbackPortUnknown, namesLoopbackPort } from './loopbackHosts.ts';
 import { codeTypesIntoTerminal, terminalInputExamples, typesIntoTerminal } from './terminalInput.ts';
 import { processReachExamples, reachesGuardProcess } from './processReach.ts';
+import { daemonReach, daemonReachExamples, runnerShellText, xargsFedClient } from './daemonReach.ts';
+import { exposureFindings, folderExposureExamples } from './folderExposure.ts';
 import { portRedirectExamples, redirectsGuardPort } from './portRedirects.ts';
 import { listensOnGuardPort, portListenerExamples } from './portListeners.ts';
 import { curlConfigFiles, curlConfigWords, curlWordsReach, isCurlrc } from './curlClients.ts';
@@ -89,6 +91,18 @@ const isDaemonUser = (value: string, index: ProtectionIndex): boolean => {
   return (user != null && value === user) || (uid != null && /^\+?0*\d+$/.test(value) && Number(value) === uid);
 };
 
+/** pkill or killall given a plain name besides the user: only the matching processes of that user (killsGuard judges the name). */
+const narrowedByPattern = ({ program, args }: SimpleCommand): boolean => {
+  if (program !== 'pkill' && program !== 'killall') return false;
+  const grammar = program === 'pkill' ? { shortWithValue: 'uUgGPstFn', longWithValue: ['euid', 'uid', 'user', 'signal', 'group', 'parent', 'session', 'terminal', 'pidfile', 'ns', 'nslist', 'older', 'newer'] }
+    : { shortWithValue: 'sunoyZ', longWithValue: ['signal', 'user', 'older-than', 'younger-than', 'context'] };
+  // A leading signal (`-9`, `-KILL`, `-SIGTERM`), not a one-letter option such as -U.
+  const rest = /^-(?:\d+|(?:SIG)?[A-Z]{2,}[A-Z0-9+-]*)$/.test(args[0] ?? '') ? args.slice(1) : args;
+  // A plain name of three or more letters; a short or regex pattern (`-f x`, `.`) may match the daemon's command line too.
+  const pattern = parseOptions(rest, grammar).operands[0];
+  return pattern !== undefined && /^[\w.-]{3,}$/.test(pattern) && !/^\.|\.$|\.\*/.test(pattern);
+};
+
 const killsByFacts = (command: SimpleCommand, scope: LineScope): CommandFinding[] => {
   const { program, args } = command;
   const port = scope.index.facts.httpPort;
@@ -107,7 +121,8 @@ const killsByFacts = (command: SimpleCommand, scope: LineScope): CommandFinding[
     if (fed && findsPortHolder(scope.analysis, scope)) return one('kill-guard', 'the holder of tollgate\'s port or socket');
   }
   if (['pkill', 'killall', 'skill', 'snice', 'kill', 'slay'].includes(program)) {
-    const users = program === 'slay' ? args.filter((a) => !a.startsWith('-')) : userValues(command);
+    // `pkill -u agent vite` only reaches the processes its pattern matches (killsGuard judges the pattern).
+    const users = program === 'slay' ? args.filter((a) => !a.startsWith('-')) : narrowedByPattern(command) ? [] : userValues(command);
     const user = users.find((u) => isDaemonUser(u, scope.index));
     if (user !== undefined) return one('kill-guard', `every process of ${user}`);
   }
@@ -498,7 +513,9 @@ export const commandRules: readonly CommandRule[] = [
     find: killsByFacts,
     stops: ['fuser -k 8787/tcp', 'fuser -k -n tcp 8787', 'fuser -k /home/agent/project/data/tollgate.sock', 'kill $(lsof -t -i:8787)', 'lsof -t -i :8787 | xargs kill -9',
       'echo 4242 > /tmp/p; kill $(cat /tmp/p)', 'pkill -KILL -u agent', 'pkill -u $USER', 'killall -u 1000', 'pkill -U 1000 -f x', 'skill -KILL -u agent', 'kill -9 $(lsof -t /home/agent/project/data/tollgate.sock)'],
-    allows: ['echo 1234 > /tmp/p; kill $(cat /tmp/p)', 'fuser -k 3000/tcp', 'kill $(lsof -t -i:3000)', 'pkill -u bob', 'killall -u www-data nginx', 'lsof -i:8787', 'fuser 8787/tcp'],
+    allows: ['echo 1234 > /tmp/p; kill $(cat /tmp/p)', 'fuser -k 3000/tcp', 'kill $(lsof -t -i:3000)', 'pkill -u bob', 'killall -u www-data nginx', 'lsof -i:8787', 'fuser 8787/tcp',
+      // Red team 8: a name besides the user narrows the kill to that name's processes.
+      'pkill -u $USER vite', 'killall -u agent webpack-dev-server', 'pkill -9 -u agent -f pytest'],
   },
   {
     name: 'starts-tollgate-through-package-scripts',
@@ -632,6 +649,23 @@ export const commandRules: readonly CommandRule[] = [
     name: 'reaches-the-guard-process-another-way',
     find: (command, scope) => one('reaches-guard-process', reachesGuardProcess(command, scope.index.facts.pid, scope.index.facts.httpPort)),
     ...processReachExamples,
+  },
+  {
+    // The service or login manager over D-Bus, the user manager or a slice stopped, the OOM killer or Node's inspector aimed at the daemon (daemonReach.ts).
+    name: 'stops-or-opens-the-daemon-another-way',
+    find: (command, scope) => {
+      const r = daemonReach(command, scope.analysis, scope.index.facts.pid, scope.index.facts.httpPort);
+      if (r !== null) return [r];
+      const text = runnerShellText(command);
+      return text === null ? xargsFedClient(command, scope) : shellTextFindings(text, scope.index, contextOf(scope, command));
+    },
+    ...daemonReachExamples,
+  },
+  {
+    // A protected folder bound under another name in a sandbox, or published by a file server (folderExposure.ts).
+    name: 'exposes-a-protected-folder-elsewhere',
+    find: exposureFindings,
+    ...folderExposureExamples,
   },
   {
     // NAT and filter rules on tollgate's port (table: portRedirects.ts).

@@ -25,7 +25,9 @@ export const tollgateArguments = (command: SimpleCommand): readonly string[] | n
   if (program === 'tollgate' || program === 'tollgate.mjs' || isTollgateScript(programPath)) return args;
   if (/^(?:node|nodejs|bun|deno|tsx)$/.test(program)) {
     const at = firstOperandIndex(args, program === 'deno' && args[0] === 'run' ? 1 : 0, nodeGrammar);
-    return args[at] !== undefined && isTollgateScript(args[at]!) ? args.slice(at + 1) : null;
+    // `deno run -A npm:tollgate approve …`: Deno fetches and runs the npm package's bin.
+    if (args[at] !== undefined && (isTollgateScript(args[at]!) || /^npm:tollgate(?:@[^/]*)?(?:\/.*)?$/.test(args[at]!))) return args.slice(at + 1);
+    if (program !== 'bun') return null;
   }
   const runner = packageRunnerTarget(command);
   if (runner !== null && /^tollgate(?:@.*)?$/.test(runner.name)) return runner.args;
@@ -49,13 +51,15 @@ const packageRunnerTarget = ({ program, args }: SimpleCommand): { name: string; 
   const grammar = { shortWithValue: 'pc', longWithValue: ['package', 'call', 'prefix', 'workspace'] };
   let start: number;
   if (program === 'npx' || program === 'bunx' || program === 'pnpx') start = 0;
-  else if ((program === 'npm' || program === 'pnpm' || program === 'yarn') && ['exec', 'x', 'dlx'].includes(args[0] ?? '')) start = 1;
-  else if (program === 'yarn' && args[0] !== undefined && !args[0].startsWith('-')) start = 0;
+  else if ((program === 'npm' || program === 'pnpm' || program === 'yarn' || program === 'bun') && ['exec', 'x', 'dlx'].includes(args[0] ?? '')) start = 1;
+  // `yarn tollgate …`, `pnpm tollgate …`: a word that is not one of theirs runs the package's bin.
+  else if ((program === 'yarn' || program === 'pnpm') && args[0] !== undefined && !args[0].startsWith('-')) start = 0;
   else return null;
   const options = parseOptions(args.slice(start, firstOperandIndex(args, start, grammar)), grammar);
   const pkg = options.short.get('p') ?? options.long.get('package');
   const at = firstOperandIndex(args, start, grammar);
-  if (typeof pkg === 'string') return { name: programName(pkg), args: args.slice(at) };
+  // `npx -p . tollgate approve`: with a package given, the operand is the command it runs (a bin of that package).
+  if (typeof pkg === 'string') return args[at] === undefined ? { name: programName(pkg), args: [] } : { name: programName(args[at]!), args: args.slice(at + 1) };
   return args[at] === undefined ? null : { name: programName(args[at]!), args: args.slice(at + 1) };
 };
 
@@ -208,7 +212,7 @@ const withoutSignal = (args: readonly string[]): readonly string[] => (signalOpt
 const signalOption = /^-(?:\d+|(?:SIG)?(?:HUP|INT|QUIT|ILL|TRAP|ABRT|IOT|BUS|FPE|KILL|USR[12]|SEGV|PIPE|ALRM|TERM|STKFLT|CHLD|CLD|CONT|STOP|TSTP|TTIN|TTOU|URG|XCPU|XFSZ|VTALRM|PROF|WINCH|IO|POLL|PWR|SYS|RTMIN|RTMAX)(?:[+-]\d+)?)$/i;
 
 /** `systemctl stop 'tollgat?.service'`, `hermes-*`: systemctl matches a unit glob against the loaded units. */
-const unitGlobMatchesGuard = (word: string): boolean => {
+export const unitGlobMatchesGuard = (word: string): boolean => {
   if (!/[*?[]/.test(word)) return false;
   const pattern = word.replace(/\.(?:service|socket|timer|target)$/, '').replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
   try {

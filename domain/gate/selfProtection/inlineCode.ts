@@ -13,6 +13,8 @@ import { namesLoopbackPort } from './loopbackHosts.ts';
 import { foldLiterals, isPlainRead, pythonStringLiterals, withoutPrintedLiterals } from './pythonCode.ts';
 import { hitInText, hitOf } from './shellScope.ts';
 import { codeReachesProcess, reachesGuardProcess } from './processReach.ts';
+import { codeStopsDaemon, textCommandReach } from './daemonReach.ts';
+import { callArgumentLists, commandLiterals, gluedSocketName, spawnCalls, unixSocketLiteral } from './codeSpawns.ts';
 import { codeTypesIntoTerminal, typesIntoTerminal } from './terminalInput.ts';
 import { programName } from '../../shell/programName.ts';
 import { runLaterPlace, shellStartupFile } from './placedCode.ts';
@@ -54,6 +56,8 @@ const shellKill = /(?:^|[\s;&|(`'"!])(?:pkill|killall|skill|fuser\s+-k|kill)\b[^
 export const controlInText = (text: string): CodeFinding | null => {
   for (const match of text.matchAll(tollgateCommand)) {
     const sub = match[2]!;
+    // `execlp('tollgate', 'tollgate', 'audit')` repeats the program as argv[0]; codeSpawns' reading drops the repeat.
+    if (sub === 'tollgate') continue;
     if (!tollgateReadOnlySubcommands.has(sub) && sub !== 'help') return { id: 'tollgate-control-command', what: match[0].trim() };
   }
   for (const match of text.matchAll(hermesCommand)) {
@@ -123,6 +127,8 @@ const codeFindings = (code: string, index: ProtectionIndex, context: PathContext
   else if (signalsEveryone(folded, pid)) findings.push({ id: 'kill-guard', what: 'a signal to every process of the user, the daemon among them' });
   const typed = codeTypesIntoTerminal(folded);
   if (typed !== null) findings.push({ id: 'answers-own-prompt', what: typed });
+  const stopped = codeStopsDaemon(folded);
+  if (stopped !== null) findings.push(stopped);
   const reached = codeReachesProcess(folded, pid);
   if (reached !== null) findings.push({ id: 'reaches-guard-process', what: reached });
   if ((decoding.test(folded) && running.test(folded)) || decodedPath.test(folded) || runsForeignCode.test(folded)) findings.push({ id: 'hidden-command', what: 'code that runs what it decoded or loaded' });
@@ -131,17 +137,23 @@ const codeFindings = (code: string, index: ProtectionIndex, context: PathContext
     findings.push({ id: 'socket-client', what: `127.0.0.1:${httpPort}` });
   // `http+unix://data%2Ftollgate.sock/…` and a glob for the socket (`glob('data/*.sock')`).
   for (const text of literals) {
+    // `stream_socket_client('unix://data/tollgate.sock')`: a socket address in the guard's folders is its socket, whatever the folder's kind.
+    const address = unixSocketLiteral(text);
+    const addressed = address === null ? null : hitInText(address, context, index);
+    if (addressed !== null && addressed.kind !== 'hermes-home') findings.push({ id: 'socket-client', what: addressed.what });
     const unix = /^http\+unix:\/\/([^/]+)/.exec(text);
     const socketPath = unix === null ? null : decodeURIComponent(unix[1]!);
     const hit = socketPath === null ? null : hitInText(socketPath, context, index);
     if (hit !== null && (hit.kind === 'socket' || hit.kind === 'socket-dir')) findings.push({ id: 'socket-client', what: hit.what });
     if (/\.sock\b/.test(text) && /[*?[]/.test(text) && index.sockets.some((s) => globMatches(text, s))) findings.push({ id: 'socket-client', what: text });
   }
+  const glued = gluedSocketName(literals, index.sockets);
+  if (glued !== null) findings.push({ id: 'socket-client', what: `a socket address ending in ${glued}` });
   // Strings handed to a shell are command lines: judged as shell text.
   // A list of literals is one command line (`subprocess.run(['pkill', '-f', 'tollgate'])`).
-  if (shellCalls.test(folded)) for (const text of [...literals, ...literalLists(folded)]) findings.push(...shellTextFindings(text, index, context));
+  if (shellCalls.test(folded) || spawnCalls.test(folded)) for (const text of [...literals, ...literalLists(folded), ...callArgumentLists(folded), ...commandLiterals(folded)]) findings.push(...shellTextFindings(text, index, context));
   const control = controlInText(folded);
-  if (control !== null && (shellCalls.test(folded) || /\bsh\b|bash/.test(folded))) findings.push(control);
+  if (control !== null && (shellCalls.test(folded) || spawnCalls.test(folded) || /\bsh\b|bash/.test(folded))) findings.push(control);
   else { const hermes = hermesCodeControl(folded); if (hermes !== null) findings.push(hermes); }
   // A protected path named by code that does more than read.
   const searched = withoutPrintedLiterals(folded);
@@ -257,6 +269,8 @@ export const shellTextFindings = (text: string, index: ProtectionIndex, context:
     if (typed !== null) { findings.push({ id: 'answers-own-prompt', what: typed }); break; }
     const reached = reachesGuardProcess(command, index.facts.pid, port);
     if (reached !== null) { findings.push({ id: 'reaches-guard-process', what: reached }); break; }
+    const stopped = textCommandReach(command, index.facts.pid, port);
+    if (stopped !== null) { findings.push(stopped); break; }
   }
   for (const line of text.split('\n')) {
     let hit = hitInText(line, context, index);

@@ -123,7 +123,8 @@ export const reachesGuardProcess = (command: SimpleCommand, pid: number | null, 
   lowersKernelGuard(command) ?? killsSockets(command, port) ?? readsProcessInsides(command, pid) ?? seesWholeMachine(command) ?? entersGuardNamespaces(command, pid);
 
 /** Reading or writing another process from code: its /proc insides, process_vm_readv/writev, a ptrace attach, a kernel setting. */
-const codeAttach = /\b(?:process_vm_readv|process_vm_writev|PTRACE_ATTACH|PTRACE_SEIZE|PTRACE_POKE\w*)\b/;
+// Node's `process._debugProcess(pid)` turns the inspector on in another Node process (the daemon is one).
+const codeAttach = /\b(?:process_vm_readv|process_vm_writev|PTRACE_ATTACH|PTRACE_SEIZE|PTRACE_POKE\w*|_debugProcess)\b/;
 
 /** What code reaches of another process (the daemon's, when its pid is unknown), or null. */
 export const codeReachesProcess = (code: string, pid: number | null): string | null => {

@@ -11,6 +11,7 @@ import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 import type { Operands } from './shellOperands.ts';
 import { wordsIn } from './shellOperands.ts';
 import { isLoopbackHost } from './loopbackHosts.ts';
+import { busTools } from './daemonReach.ts';
 
 type Shape = (command: SimpleCommand, words: readonly string[]) => Operands | null;
 
@@ -336,6 +337,8 @@ const shapes: ReadonlyMap<string, Shape> = new Map<string, Shape>([
   ...[...scriptedEditors].map((p) => [p, editorShape] as const),
   ['uudecode', uudecodeShape], ['wget', wgetShape], ['curl', curlShape], ['pax', paxShape], ['npm', npmShape], ['aria2c', aria2Shape], ['xxd', xxdShape], ['sftp', sftpShape],
   ...[...devTools],
+  // `busctl call … GetUnit s tollgate.service`: bus names and unit names, not files (daemonReach.ts judges the calls).
+  ...[...busTools].map((p) => [p, (_command: SimpleCommand, words: readonly string[]) => reading(words)] as const),
   ...[...runners].map((p) => [p, (command: SimpleCommand) => runnerShape(command)] as const),
 ]);
 

@@ -9,7 +9,8 @@
  */
 import { inlineCodeFindings } from './inlineCode.ts';
 import { namesLoopbackPort } from './loopbackHosts.ts';
-import type { PathContext, PathHit, ProtectionIndex } from './protectedPaths.ts';
+import { containsProtected, resolvePath, type PathContext, type PathHit, type ProtectionIndex } from './protectedPaths.ts';
+import { mediaPaths } from './mediaTags.ts';
 import { hitInText, hitOf } from './shellScope.ts';
 import { shellArgumentOf } from '../../tools/shellTools.ts';
 import { typedInputFindings } from './typedInput.ts';
@@ -120,6 +121,13 @@ export const toolPathRows: readonly ToolPathRow[] = [
     tool: 'yb_send_dm', reads: ['media_files[].path'], why: 'Sends every media_files[].path as an attachment.',
     stops: [{ user_id: 'u', message: 'hi', media_files: [{ path: '/home/agent/project/data/keys/a.key' }] }],
     allows: [{ user_id: 'u', message: 'hi', media_files: [{ path: 'out/report.pdf' }] }],
+  },
+  {
+    tool: 'send_message', reads: ['media_files[]', 'media_files[].path', 'attachments[]', 'attachments[].path', 'file', 'file_path', 'files[]', 'media', 'media_path', 'image_path', 'image_url'],
+    why: 'Messaging tools (send_message, `hermes send`) upload what a MEDIA: tag names (judged on every tool) and, in their variants, the files an attachment argument names.',
+    stops: [{ target: 'telegram', message: 'hi', media_files: ['/home/agent/project/data/http-token'] }, { target: 'x', message: 'hi', file_path: '/home/agent/project/data/keys/a.key' },
+      { target: 'x', message: 'hi', attachments: [{ path: 'file:///home/agent/project/data/http-token' }] }],
+    allows: [{ target: 'telegram', message: 'hi', media_files: ['/tmp/report.png'] }, { target: 'x', message: 'all done' }],
   },
   {
     tool: 'project_create', writes: ['path'], why: 'tools/project_tools.py creates the project folder at path.',
@@ -282,7 +290,7 @@ export const knownTools: ReadonlySet<string> = new Set([
   'terminal', 'execute_code', 'write_file', 'patch', 'read_file', 'search_files',
   'browser_back', 'browser_click', 'browser_dialog', 'browser_get_images', 'browser_press', 'browser_scroll', 'browser_snapshot', 'browser_type', 'browser_vision',
   'clarify', 'close_terminal', 'read_terminal', 'delegate_task', 'memory', 'todo', 'session_search', 'web_search', 'x_search',
-  'skill_manage', 'skill_view', 'skills_list', 'project_list', 'project_switch', 'discord', 'discord_admin', 'send_message',
+  'skill_manage', 'skill_view', 'skills_list', 'project_list', 'project_switch', 'discord', 'discord_admin',
   'feishu_doc_read', 'feishu_drive_add_comment', 'feishu_drive_list_comment_replies', 'feishu_drive_list_comments', 'feishu_drive_reply_comment',
   'ha_call_service', 'ha_get_state', 'ha_list_entities', 'ha_list_services',
   'kanban_attach', 'kanban_attachments', 'kanban_block', 'kanban_comment', 'kanban_complete', 'kanban_create', 'kanban_heartbeat', 'kanban_link',
@@ -293,9 +301,14 @@ const mediaFindings = (args: Args, index: ProtectionIndex, context: PathContext)
   const out: ToolPathFinding[] = [];
   for (const text of strings(args)) {
     if (!text.includes('MEDIA:')) continue;
-    for (const m of text.matchAll(/MEDIA:\s*(\S+)/g)) {
-      const hit = hitOf(fileUrlPath(m[1]!) ?? m[1]!, context, index);
-      if (hit?.kind === 'secret') out.push({ id: 'read-secret', verdict: 'block', what: `${hit.what}, attached as MEDIA:` });
+    for (const path of mediaPaths(text)) {
+      const word = fileUrlPath(path) ?? path;
+      const hit = hitOf(word, context, index);
+      // A folder holding a key (`MEDIA:data`) may be packed and sent whole.
+      const absolute = hit?.kind === 'secret' ? null : resolvePath(word, context)?.absolute ?? null;
+      const inside = absolute === null ? null : containsProtected(absolute, index, true);
+      const secret = hit?.kind === 'secret' ? hit : inside;
+      if (secret !== null) out.push({ id: 'read-secret', verdict: 'block', what: `${secret.what}, attached as MEDIA:` });
     }
   }
   return out;
@@ -333,6 +346,8 @@ const unknownToolFindings = (tool: string, args: Args, index: ProtectionIndex, c
 /** The local paths a call's row (or the unknown-tool rule) judges: ops resolves the symlinks among them before decide. */
 export const toolPathWords = (tool: string, args: Args): string[] => {
   const row = rowsByTool.get(tool);
-  const words = row === undefined ? (knownTools.has(tool) ? [] : singleWords(args)) : [...(row.writes ?? []), ...(row.reads ?? [])].flatMap((a) => valuesAt(args, a));
+  const named = row === undefined ? (knownTools.has(tool) ? [] : singleWords(args)) : [...(row.writes ?? []), ...(row.reads ?? [])].flatMap((a) => valuesAt(args, a));
+  // The files MEDIA: tags attach are judged too (a link to a key is the key).
+  const words = tool === 'terminal' || tool === 'write_file' || tool === 'patch' ? named : [...named, ...strings(args).flatMap(mediaPaths)];
   return words.map((w) => fileUrlPath(w) ?? (hasScheme(w) ? null : w)).filter((w): w is string => w !== null);
 };
