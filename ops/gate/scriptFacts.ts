@@ -8,7 +8,7 @@ import { makefileIncludes } from '../../domain/gate/selfProtection/embeddedLangu
 import { startDirectory } from '../../domain/gate/selfProtection/callPathFacts.ts';
 import { protectionIndex, resolvePath } from '../../domain/gate/selfProtection/protectedPaths.ts';
 import type { ProtectionFacts } from '../../domain/gate/selfProtection/protectionFacts.ts';
-import { scriptWords, type ScriptFacts } from '../../domain/gate/selfProtection/scriptFacts.ts';
+import { maxScriptFiles, scriptWords, type ScriptFacts } from '../../domain/gate/selfProtection/scriptFacts.ts';
 import { runFiles } from '../../domain/gate/selfProtection/scriptReaders.ts';
 import { besideComposeFile, composeIncludes } from '../../domain/gate/selfProtection/composeFiles.ts';
 import { curlConfigFiles } from '../../domain/gate/selfProtection/curlClients.ts';
@@ -16,7 +16,7 @@ import { contextOf, lineScope } from '../../domain/gate/selfProtection/shellScop
 import type { ShellAnalysis } from '../../domain/shell/shellAnalysis.ts';
 import { normalizePath } from '../../domain/shell/shellPaths.ts';
 
-const maxScripts = 8;
+const maxScripts = maxScriptFiles;
 const maxBytes = 256 * 1024;
 
 export const scriptFacts = (shell: ShellAnalysis | null, args: Readonly<Record<string, unknown>>, cwd: string | null, protection: ProtectionFacts): ScriptFacts => {

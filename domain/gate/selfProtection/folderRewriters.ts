@@ -106,7 +106,7 @@ export const folderRewriters: readonly FolderRewriter[] = [
     programs: new Set(['prettier', 'eslint', 'stylelint', 'standard', 'semistandard', 'xo', 'ts-standard', 'oxlint', 'tslint', 'markdownlint', 'markdownlint-cli2']),
     targets: whenFlag(['--write', '-w', '--fix', '--fix-type'], jsGrammar),
     stops: ['cd /opt/tollgate && prettier --write .', 'cd /opt/tollgate && eslint --fix', 'prettier -w /opt/tollgate', 'cd /opt/tollgate && eslint . --fix', 'cd /srv/hermes-bot && prettier --write .'],
-    allows: ['cd /home/agent/project && prettier --write src/', 'cd /opt/tollgate && prettier --check .', 'cd /opt/tollgate && eslint .', 'prettier --write /home/agent/web'],
+    allows: ['cd /home/agent/web && prettier --write src/', 'cd /opt/tollgate && prettier --check .', 'cd /opt/tollgate && eslint .', 'prettier --write /home/agent/web'],
   },
   {
     name: 'biome and dprint formatting or fixing in place',
@@ -118,28 +118,28 @@ export const folderRewriters: readonly FolderRewriter[] = [
       return ['format', 'lint', 'check', 'migrate'].includes(verb ?? '') && has(args, ['--write', '--apply', '--apply-unsafe', '--fix', '--unsafe']) ? givenOrHere(rest) : null;
     },
     stops: ['cd /opt/tollgate && biome format --write .', 'cd /opt/tollgate && biome check --apply', 'cd /opt/tollgate && dprint fmt'],
-    allows: ['cd /opt/tollgate && biome check .', 'cd /home/agent/project && biome format --write .', 'cd /opt/tollgate && dprint check'],
+    allows: ['cd /opt/tollgate && biome check .', 'cd /home/agent/web && biome format --write .', 'cd /opt/tollgate && dprint check'],
   },
   {
     name: 'Python formatters (black, isort), ruff format and --fix',
     programs: new Set(['black', 'blue', 'isort', 'ruff']),
     targets: (args, program) => (program === 'ruff' ? ruffTargets(args, program) : program === 'isort' ? isortTargets(args, program) : blackTargets(args, program)),
     stops: ['cd /opt/tollgate && black .', 'cd /opt/tollgate && isort .', 'cd /opt/tollgate && ruff check --fix', 'cd /opt/tollgate && ruff format', 'cd /srv/hermes-bot && ruff --fix .'],
-    allows: ['cd /opt/tollgate && black --check .', 'cd /opt/tollgate && isort --check-only .', 'cd /opt/tollgate && ruff check .', 'cd /opt/tollgate && ruff format --diff', 'cd /home/agent/project && ruff check --fix', 'cd /home/agent/project && black .'],
+    allows: ['cd /opt/tollgate && black --check .', 'cd /opt/tollgate && isort --check-only .', 'cd /opt/tollgate && ruff check .', 'cd /opt/tollgate && ruff format --diff', 'cd /home/agent/web && ruff check --fix', 'cd /home/agent/web && black .'],
   },
   {
     name: 'Python fixers that write in place with -i (autopep8, yapf, autoflake, docformatter) or always (pyupgrade)',
     programs: new Set(['autopep8', 'yapf', 'autoflake', 'docformatter', 'pyupgrade', 'add-trailing-comma']),
     targets: (args, program) => (has(args, helpOrVersion) ? null : ['pyupgrade', 'add-trailing-comma'].includes(program) || has(args, ['--in-place']) || args.some((a) => /^-[a-z]*i[a-z]*$/.test(a)) ? givenOrHere(operandsOf(args, pyGrammar)) : null),
     stops: ['autopep8 -i -r /opt/tollgate', 'cd /opt/tollgate && yapf -ri .', 'cd /srv/hermes-bot && autoflake --in-place -r .'],
-    allows: ['cd /opt/tollgate && autopep8 --diff -r .', 'cd /home/agent/project && yapf -i -r .'],
+    allows: ['cd /opt/tollgate && autopep8 --diff -r .', 'cd /home/agent/web && yapf -i -r .'],
   },
   {
     name: 'Rust, Go and C formatters, fixers and generators (cargo fmt/fix/update, go generate/fmt/mod tidy, gofmt -w, clang-format -i)',
     programs: new Set(['cargo', 'go']),
     targets: nativeTargets,
     stops: ['cd /opt/tollgate && cargo fmt', 'cd /opt/tollgate && go generate ./...', 'cd /opt/tollgate && go mod tidy', 'cd /opt/tollgate && cargo clippy --fix'],
-    allows: ['cd /opt/tollgate && cargo fmt --check', 'cd /home/agent/project && go generate ./...', 'cd /opt/tollgate && go vet ./...', 'cd /opt/tollgate && cargo clippy'],
+    allows: ['cd /opt/tollgate && cargo fmt --check', 'cd /home/agent/web && go generate ./...', 'cd /opt/tollgate && go vet ./...', 'cd /opt/tollgate && cargo clippy'],
   },
   {
     name: 'file formatters that write with -w or -i (gofmt, goimports, gofumpt, clang-format) or unless --check (rustfmt)',
@@ -154,7 +154,7 @@ export const folderRewriters: readonly FolderRewriter[] = [
     targets: managerTargets,
     stops: ['cd /opt/tollgate && pnpm install', 'cd /opt/tollgate && yarn', 'cd /opt/tollgate && bun add left-pad', 'yarn --cwd /opt/tollgate add x', 'pnpm -C /opt/tollgate i',
       'cd /srv/hermes-bot && composer install', 'cd /opt/tollgate && yarn set version berry'],
-    allows: ['cd /home/agent/project && pnpm install', 'cd /opt/tollgate && pnpm list', 'cd /opt/tollgate && yarn why left-pad', 'pnpm add -g left-pad', 'cd /opt/tollgate && yarn global add x'],
+    allows: ['cd /home/agent/web && pnpm install', 'cd /opt/tollgate && pnpm list', 'cd /opt/tollgate && yarn why left-pad', 'pnpm add -g left-pad', 'cd /opt/tollgate && yarn global add x'],
   },
   {
     name: 'dependency bumpers, patchers and hook runners (ncu -u, patch-package, pre-commit, lefthook)',
@@ -165,7 +165,7 @@ export const folderRewriters: readonly FolderRewriter[] = [
       return program === 'patch-package' ? ['.'] : hookRunnerTargets(args, program);
     },
     stops: ['cd /opt/tollgate && ncu -u', 'cd /opt/tollgate && patch-package', 'cd /opt/tollgate && pre-commit run --all-files', 'cd /opt/tollgate && pre-commit'],
-    allows: ['cd /opt/tollgate && ncu', 'cd /home/agent/project && ncu -u', 'cd /opt/tollgate && pre-commit --version', 'cd /opt/tollgate && pre-commit validate-config'],
+    allows: ['cd /opt/tollgate && ncu', 'cd /home/agent/web && ncu -u', 'cd /opt/tollgate && pre-commit --version', 'cd /opt/tollgate && pre-commit validate-config'],
   },
 ];
 
