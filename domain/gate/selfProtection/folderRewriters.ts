@@ -11,6 +11,7 @@
 import { firstOperandIndex, parseOptions, type OptionGrammar } from '../../shell/commandOptions.ts';
 import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 import type { Operands } from './shellOperands.ts';
+import { recipeRunnerNames } from './recipeFiles.ts';
 
 /** The folders (or files) a program rewrites, read from its arguments; null when it only reads in this mode. */
 type Targets = (args: readonly string[], program: string) => readonly string[] | null;
@@ -100,6 +101,46 @@ const hookRunnerTargets: Targets = (args, program) => {
   return (verb === undefined ? program !== 'lefthook' : hookRunnerVerbs.has(verb)) ? ['.'] : null;
 };
 
+/**
+ * Other formatters, fixers and codemods, as data: the verb that writes (its operands, or `.`, follow it), the flag
+ * that makes it write, or the flags that keep it reading. A tool with neither verb nor flag writes always.
+ */
+interface WriteMode { readonly verbs?: readonly string[]; readonly when?: readonly string[]; readonly unless?: readonly string[] }
+const writeModes: ReadonlyMap<string, WriteMode> = new Map<string, WriteMode>([
+  ['shfmt', { when: ['-w', '--write'] }], ['rubocop', { when: ['-a', '-A', '--autocorrect', '--autocorrect-all', '--auto-correct', '--auto-correct-all', '-x', '--fix-layout'] }],
+  ['standardrb', { when: ['--fix'] }], ['terraform', { verbs: ['fmt'], unless: ['-check', '-diff'] }], ['tofu', { verbs: ['fmt'], unless: ['-check', '-diff'] }],
+  ['php-cs-fixer', { verbs: ['fix'], unless: ['--dry-run'] }], ['phpcbf', {}], ['taplo', { verbs: ['fmt', 'format'], unless: ['--check'] }],
+  ['yamlfmt', { unless: ['-lint', '-dry'] }], ['mdformat', { unless: ['--check'] }], ['sqlfluff', { verbs: ['fix', 'format'] }],
+  ['codespell', { when: ['-w', '--write-changes'] }], ['typos', { when: ['-w', '--write-changes'] }], ['dart', { verbs: ['format', 'fix'], unless: ['--dry-run', '-n', '--output=none', '--set-exit-if-changed'] }],
+  ['zig', { verbs: ['fmt'], unless: ['--check'] }], ['sd', {}], ['fastmod', {}], ['comby', { when: ['-i', '-in-place'] }], ['ast-grep', { when: ['-U', '--update-all'] }], ['sg', { when: ['-U', '--update-all'] }],
+  ['semgrep', { when: ['--autofix'] }], ['jscodeshift', { unless: ['-d', '--dry'] }], ['stylua', { unless: ['--check'] }], ['ktlint', { when: ['-F', '--format'] }],
+  ['swiftformat', { unless: ['--lint', '--dryrun'] }], ['clang-tidy', { when: ['-fix', '--fix', '-fix-errors', '--fix-errors'] }], ['buf', { verbs: ['format'], when: ['-w', '--write'] }],
+  ['mix', { verbs: ['format', 'deps.get', 'deps.update'], unless: ['--check-formatted', '--dry-run'] }], ['nixfmt', { unless: ['--check', '-c'] }], ['cmake-format', { when: ['-i', '--in-place'] }],
+  ['scalafmt', { unless: ['--check', '--test', '--list'] }], ['google-java-format', { when: ['-i', '--replace'] }], ['csharpier', { verbs: ['format', '.'], unless: ['--check'] }],
+]);
+const writeModeTargets: Targets = (args, program) => {
+  const mode = writeModes.get(program);
+  if (mode === undefined || has(args, helpOrVersion)) return null;
+  let rest = operandsOf(args, { shortWithValue: 'prc', longWithValue: ['config', 'pattern', 'rewrite', 'lang', 'rule', 'transform', 'parser'] });
+  if (mode.verbs !== undefined) {
+    if (!mode.verbs.includes(rest[0] ?? '')) return null;
+    rest = rest.slice(1);
+  }
+  if (mode.when !== undefined && !has(args, mode.when)) return null;
+  // `sg scan -U`, `ast-grep run -U`: the subcommand is no path.
+  if ((program === 'sg' || program === 'ast-grep') && ['run', 'scan'].includes(rest[0] ?? '')) rest = rest.slice(1);
+  if (mode.unless !== undefined && has(args, mode.unless)) return null;
+  // `sd FIND REPLACE FILES`, `fastmod FIND REPLACE [DIR]`, `comby MATCH REWRITE`: the first two operands are patterns.
+  return givenOrHere(['sd', 'fastmod', 'comby'].includes(program) ? rest.slice(2) : rest);
+};
+/** deno: fmt and lint --fix rewrite sources, install/add/remove the lock file and node_modules. */
+const denoTargets: Targets = (args) => {
+  const [verb, ...rest] = operandsOf(args, { longWithValue: ['config', 'ext', 'ignore'] });
+  if (verb === 'fmt') return has(args, ['--check']) ? null : givenOrHere(rest);
+  if (verb === 'lint') return has(args, ['--fix']) ? givenOrHere(rest) : null;
+  return ['install', 'i', 'add', 'remove', 'outdated'].includes(verb ?? '') && !has(args, ['-g', '--global']) && !(verb === 'outdated' && !has(args, ['--update', '-u'])) ? ['.'] : null;
+};
+
 export const folderRewriters: readonly FolderRewriter[] = [
   {
     name: 'JavaScript formatters and fixers in their writing mode (prettier --write, eslint --fix, stylelint --fix, xo --fix)',
@@ -167,13 +208,22 @@ export const folderRewriters: readonly FolderRewriter[] = [
     stops: ['cd /opt/tollgate && ncu -u', 'cd /opt/tollgate && patch-package', 'cd /opt/tollgate && pre-commit run --all-files', 'cd /opt/tollgate && pre-commit'],
     allows: ['cd /opt/tollgate && ncu', 'cd /home/agent/web && ncu -u', 'cd /opt/tollgate && pre-commit --version', 'cd /opt/tollgate && pre-commit validate-config'],
   },
+  {
+    name: 'other formatters, fixers and codemods in their writing mode (shfmt -w, rubocop -A, terraform fmt, codespell -w, sd, ast-grep -U, deno fmt, …)',
+    programs: new Set([...writeModes.keys(), 'deno']),
+    targets: (args, program) => (program === 'deno' ? denoTargets(args, program) : writeModeTargets(args, program)),
+    stops: ['cd /opt/tollgate && shfmt -w .', 'cd /opt/tollgate && rubocop -A', 'cd /srv/hermes-bot && terraform fmt', 'cd /opt/tollgate && codespell -w', 'cd /opt/tollgate && sd foo bar $(git ls-files)',
+      'cd /opt/tollgate && deno fmt', 'cd /opt/tollgate && ast-grep -p a -r b -U', 'cd /opt/tollgate && fastmod foo bar'],
+    allows: ['cd /opt/tollgate && shfmt -d .', 'cd /opt/tollgate && rubocop', 'cd /opt/tollgate && terraform fmt -check', 'cd /opt/tollgate && deno lint', 'cd /home/agent/web && deno fmt',
+      'cd /home/agent/web && sd foo bar src/a.ts', 'cd /opt/tollgate && mix test'],
+  },
 ];
 
 const byProgram: ReadonlyMap<string, FolderRewriter> = new Map(folderRewriters.flatMap((row) => [...row.programs].map((p) => [p, row] as const)));
 
 /** Python modules that are these tools (`python3 -m black .`). */
 const toolModules: ReadonlyMap<string, string> = new Map([['black', 'black'], ['isort', 'isort'], ['ruff', 'ruff'], ['autopep8', 'autopep8'], ['yapf', 'yapf'],
-  ['autoflake', 'autoflake'], ['pre_commit', 'pre-commit'], ['pyupgrade', 'pyupgrade'], ['docformatter', 'docformatter'], ['pipenv', 'pipenv'], ['poetry', 'poetry']]);
+  ['autoflake', 'autoflake'], ['pre_commit', 'pre-commit'], ['invoke', 'invoke'], ['nox', 'nox'], ['tox', 'tox'], ['poethepoet', 'poe'], ['pyupgrade', 'pyupgrade'], ['docformatter', 'docformatter'], ['pipenv', 'pipenv'], ['poetry', 'poetry']]);
 const runnerGrammar: OptionGrammar = { shortWithValue: 'pcw', longWithValue: ['package', 'call', 'cache', 'registry', 'workspace', 'with', 'from', 'python', 'spec'] };
 /** Runners whose first operand is the program they start, after their own options. */
 const plainRunners = new Set(['npx', 'bunx', 'pnpx', 'uvx', 'corepack']);
@@ -198,7 +248,7 @@ const innerProgram = (program: string, args: readonly string[]): { program: stri
     const first = firstOperandIndex(args, 0, runnerGrammar);
     const verb = args[first];
     // `yarn prettier --write .`, `pnpm eslint --fix`: a package's own program named as the verb.
-    if (verb !== undefined && (program === 'yarn' || program === 'pnpm') && byProgram.has(verb) && !packageManagers.get(program)!.verbs.has(verb)) at = first;
+    if (verb !== undefined && (program === 'yarn' || program === 'pnpm') && (byProgram.has(verb) || recipeRunnerNames.has(verb)) && !packageManagers.get(program)!.verbs.has(verb)) at = first;
     else if (verb !== undefined && verbs.has(verb)) at = firstOperandIndex(args, first + 1, runnerGrammar);
     else return null;
     // `uv tool run X`
@@ -209,6 +259,19 @@ const innerProgram = (program: string, args: readonly string[]): { program: stri
   // `npx prettier@3 --write .`, `npx @biomejs/biome format --write`: the package's program.
   const name = inner.replace(/^@[^/]+\/(?=[^@])/, '').replace(/(?<=.)@[^/]*$/, '').replace(/^.*\//, '');
   return { program: name === 'cli' ? inner.replace(/^@([^/]+)\/.*$/, '$1') : name, args: args.slice(at + 1) };
+};
+
+/** Whether a program may be a runner of another (cheap, before reading its arguments). */
+const mayRunAnother = (program: string): boolean => plainRunners.has(program) || verbRunners.has(program) || program.startsWith('python');
+
+/**
+ * The command a runner starts (`npx just build`, `uv run poe x`, `pnpm exec task`, `python3 -m invoke`), for the
+ * readers of recipe files (scriptReaders.ts): it reads the same files as when run by its own name. Null otherwise.
+ */
+export const startedCommand = (command: SimpleCommand): SimpleCommand | null => {
+  if (!mayRunAnother(command.program)) return null;
+  const inner = innerProgram(command.program, command.args);
+  return inner === null ? null : { ...command, program: inner.program, programPath: inner.program, args: inner.args };
 };
 
 /** The rewrites of one program or of what its runners start (a few levels: `corepack pnpm dlx prettier`). */
@@ -223,7 +286,7 @@ const targetsOf = (program: string, args: readonly string[], depth = 0): readonl
  * word may be written, and the folders are written into whole. Null when it is none of them or only reads.
  */
 export const folderRewrites = (command: SimpleCommand, words: readonly string[]): Operands | null => {
-  if (!byProgram.has(command.program) && !plainRunners.has(command.program) && !verbRunners.has(command.program) && !command.program.startsWith('python')) return null;
+  if (!byProgram.has(command.program) && !mayRunAnother(command.program)) return null;
   const targets = targetsOf(command.program, command.args);
   if (targets === null) return null;
   return { writes: [...words, ...targets], reads: words, trees: [], code: [], readOnly: false, fills: targets };

@@ -9,6 +9,10 @@
 import { parseOptions, type OptionGrammar } from '../../shell/commandOptions.ts';
 import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 
+/** Programs that read a recipe file from the folder they run in (the recipe rows of scriptReaders.ts). */
+export const recipeRunnerNames: ReadonlySet<string> = new Set(['make', 'gmake', 'bmake', 'remake', 'npm', 'yarn', 'pnpm', 'bun', 'just', 'ninja', 'tox', 'rake', 'gulp', 'grunt',
+  'invoke', 'inv', 'fab', 'nox', 'task', 'go-task', 'poe', 'cargo', 'cargo-make', 'makers']);
+
 /** The readings this file adds to scriptReaders.ts's ReadAs. */
 export type RecipeKind = 'taskfile' | 'poe' | 'cargo-make' | 'python-tasks';
 export interface RecipeFile { readonly path: string; readonly as: RecipeKind }

@@ -15,6 +15,7 @@ import { composeFilesOf, kubeFilesOf } from './composeFiles.ts';
 import { diffTargetText, screenConfigText, sqliteShellText, tmuxConfigText, urlListText, type DiffReading } from './dataFileTexts.ts';
 import { dcShellTexts, exWrittenFiles, m4ShellTexts, makefileText, sedShellTexts, viaAssignments } from './embeddedLanguages.ts';
 import { placements } from './placedCode.ts';
+import { startedCommand } from './folderRewriters.ts';
 import { recipeFilesOf, recipeText, writtenRecipeFile, type RecipeKind } from './recipeFiles.ts';
 
 /**
@@ -649,6 +650,9 @@ export const runFiles = (command: SimpleCommand, analysis: ShellAnalysis, table:
     if (row.files === pathFiles && !pathSet) continue;
     out.push(...row.files(command, analysis));
   }
+  // `npx just`, `uv run poe x`, `pnpm exec task`: the program a runner starts reads its own files (folderRewriters.ts).
+  const started = startedCommand(command);
+  if (started !== null) for (const f of runFiles(started, analysis, table)) if (!out.some((o) => o.path === f.path && o.as === f.as)) out.push(f);
   return out;
 };
 

@@ -11,9 +11,9 @@ import { resolvePath } from './protectedPaths.ts';
 import type { RunFile } from './scriptReaders.ts';
 import { operandsOf } from './shellOperands.ts';
 import { contextOf, type LineScope } from './shellScope.ts';
+import { startedCommand } from './folderRewriters.ts';
+import { recipeRunnerNames } from './recipeFiles.ts';
 
-/** Programs whose recipe file is read from the folder they run in (the rows of scriptReaders.ts that run recipes). */
-const recipeRunners = /^(?:make|gmake|bmake|remake|npm|yarn|pnpm|bun|just|ninja|tox|rake|gulp|grunt|invoke|inv|fab|nox|task|go-task|poe|cargo|cargo-make|makers)$/;
 
 const folderOf = (path: string): string => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) || '/' : '.');
 const nameOf = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
@@ -41,13 +41,16 @@ const producedEarlier = (absolute: string, command: SimpleCommand, scope: LineSc
  * than are read before decide (scriptFacts.ts), so whether it exists is unknown too.
  */
 export const unreadRecipe = (file: RunFile, command: SimpleCommand, scope: LineScope, context: PathContext, writtenHere: boolean, pastReadLimit = false): string | null => {
-  if (writtenHere || !recipeRunners.test(command.program) || file.path === '-') return null;
-  if (command.program === 'npm' && file.as !== 'package-scripts') return null;
+  if (writtenHere || file.path === '-') return null;
+  // The runner itself, or the one a runner starts (`npx just`).
+  const program = recipeRunnerNames.has(command.program) ? command.program : startedCommand(command)?.program;
+  if (program === undefined || !recipeRunnerNames.has(program)) return null;
+  if (program === 'npm' && file.as !== 'package-scripts') return null;
   const absolute = resolvePath(file.path, context)?.absolute ?? null;
   if (pastReadLimit) return `${file.path}, a recipe file named after more files than the floor reads before a line runs`;
   if (absolute === null) {
     const unknown = context.lost === true || /[$`]/.test(file.path);
-    return unknown ? `${file.path}, a recipe file ${command.program} reads from a folder the floor does not know` : null;
+    return unknown ? `${file.path}, a recipe file ${program} reads from a folder the floor does not know` : null;
   }
   const producer = producedEarlier(absolute, command, scope);
   return producer === null ? null : `${file.path}, a recipe file put there by \`${producer}\` with text the floor cannot read`;

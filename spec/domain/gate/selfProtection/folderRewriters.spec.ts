@@ -40,6 +40,17 @@ describe('programs that rewrite the folder they run in are judged as filling it:
         'python3 -m black .', 'uvx ruff format', 'bunx eslint --fix', 'corepack pnpm install', 'npx @biomejs/biome format --write .', 'poetry run black .'])
         expect(fills(line), line).to.deep.equal(['.']);
     });
+    it('other formatters and codemods: their verb, write flag or read-only flags decide, patterns are no paths', () => {
+      expect(fills('terraform fmt modules')).to.deep.equal(['modules']);
+      expect(fills('terraform fmt -check')).to.equal(null);
+      expect(fills('shfmt -w scripts')).to.deep.equal(['scripts']);
+      expect(fills('shfmt -d scripts')).to.equal(null);
+      expect(fills('sd foo bar src/a.ts')).to.deep.equal(['src/a.ts']);
+      expect(fills('fastmod foo bar')).to.deep.equal(['.']);
+      expect(fills('sg scan -U')).to.deep.equal(['.']);
+      expect(fills('deno fmt --check')).to.equal(null);
+      expect(fills('deno install')).to.deep.equal(['.']);
+    });
     it('package managers fill the folder an option names, and global installs fill none', () => {
       expect(fills('pnpm -C web install')).to.deep.equal(['web']);
       expect(fills('yarn --cwd web add x')).to.deep.equal(['web']);

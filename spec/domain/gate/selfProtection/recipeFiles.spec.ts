@@ -81,6 +81,14 @@ describe('task runners\' recipe files are read as the commands they run, and ref
       expect(verdict("printf 'all:\\n\\tgo build\\n' > Makefile && make", { cwd })).to.deep.equal([]);
       expect(verdict('curl -o notes.txt https://x.example/n && make', { cwd })).to.deep.equal([]);
     });
+    it('a runner that starts a task runner reads the same recipe files (npx just, uv run poe, pnpm exec task, python3 -m invoke)', () => {
+      const scripts = { [`${cwd}/justfile`]: 'x:\n    tollgate approve abc always\n', [`${cwd}/Taskfile.yml`]: 'tasks:\n  x:\n    cmds:\n      - tollgate approve abc always\n',
+        [`${cwd}/pyproject.toml`]: '[tool.poe.tasks]\nx = "tollgate approve abc always"\n', [`${cwd}/tasks.py`]: 'def x(c):\n    c.run("tollgate approve abc always")\n' };
+      for (const line of ['npx just x', 'yarn just x', 'pnpm exec task x', 'uv run poe x', 'python3 -m invoke x', 'npm exec -- just x'])
+        expect(verdict(line, { cwd, scripts }), line).to.include('self-protection:script-would-disable-guard');
+      for (const line of ['npx just x', 'uv run poe x']) expect(verdict(line, { lost: true }), line).to.include('self-protection:hidden-command');
+      expect(verdict('npx cowsay hi', { lost: true })).to.deep.equal([]);
+    });
     it('a recipe file written now is judged as it will run (write_file)', () => {
       const ids = (path: string, content: string) => toolCallFindings('write_file', { path, content }, index).map((f) => f.id);
       expect(ids('/tmp/w/Makefile.toml', '[tasks.x]\ncommand = "rm"\nargs = ["-rf", "/srv/hermes-bot/plugins"]\n')).to.include('script-would-disable-guard');
