@@ -681,12 +681,17 @@ export const runFileText = (file: RunFile, content: string): { kind: 'shell' | '
   }
 };
 
+/** Script runners inside a script: npm, pnpm, yarn and bun themselves, npm-run-all (run-s, run-p), concurrently, turbo, nx, lerna, wireit. */
+const scriptRunsScripts = /(?:^|[\s;&|(])(?:npm|pnpm|yarn|bun|npm-run-all2?|run-s|run-p|concurrently|turbo|nx|lerna|wireit)(?=\s|$)/m;
+
 /** The named script of a package.json with its pre and post scripts (`*`: every one); the whole text when it is not JSON. */
 const packageScriptText = (content: string, name: string): string => {
   try {
     const scripts = (JSON.parse(content) as { scripts?: Record<string, unknown> }).scripts ?? {};
     const names = name === '*' ? Object.keys(scripts) : [`pre${name}`, name, `post${name}`, ...(['install', 'pack', 'publish'].includes(name) ? ['prepare', 'prepack', 'prepublishOnly'] : [])];
-    return names.map((n) => scripts[n]).filter((v): v is string => typeof v === 'string').join('\n');
+    const text = names.map((n) => scripts[n]).filter((v): v is string => typeof v === 'string').join('\n');
+    // A script that runs other scripts of the file (`npm run a && npm run b`, `run-s a b`): all of them may run.
+    return scriptRunsScripts.test(text) ? Object.values(scripts).filter((v): v is string => typeof v === 'string').join('\n') : text;
   } catch {
     return content;
   }

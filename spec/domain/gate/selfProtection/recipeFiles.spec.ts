@@ -3,6 +3,7 @@ import { exampleFacts } from '../../../../domain/gate/selfProtection/exampleFact
 import { cargoMakeText, poeText, pythonTasksText, recipeFilesOf, taskfileText, writtenRecipeFile } from '../../../../domain/gate/selfProtection/recipeFiles.ts';
 import { findSelfProtection } from '../../../../domain/gate/selfProtection/selfProtectionLayer.ts';
 import { toolCallFindings } from '../../../../domain/gate/selfProtection/commandRules.ts';
+import { runFileText } from '../../../../domain/gate/selfProtection/scriptReaders.ts';
 import { protectionIndex } from '../../../../domain/gate/selfProtection/protectedPaths.ts';
 import { useBashAnalyzer } from '../../../support/shell.ts';
 
@@ -51,6 +52,11 @@ describe('task runners\' recipe files are read as the commands they run, and ref
       const text = cargoMakeText("[tasks.a]\ncommand = \"rm\"\nargs = [\"-rf\", \"target\"]\n[tasks.b]\nscript = '''\necho one\necho two\n'''\n");
       expect(text).to.include('rm -rf target');
       expect(text).to.include('echo one\necho two');
+    });
+    it('package.json: a script that runs other scripts of the file (npm run, run-s) brings them all in', () => {
+      const json = '{"scripts": {"ci": "npm run lint && npm run sub", "lint": "eslint .", "sub": "tollgate approve abc always"}}';
+      expect(runFileText({ path: 'package.json', as: 'package-scripts', command: 'ci' }, json)?.text).to.include('tollgate approve abc always');
+      expect(runFileText({ path: 'package.json', as: 'package-scripts', command: 'lint' }, json)?.text).to.equal('eslint .');
     });
     it('invoke and nox: run calls become shell calls, their words joined', () => {
       expect(pythonTasksText('def t(c):\n    c.run("make x")\n')).to.include('os.system("make x")');
