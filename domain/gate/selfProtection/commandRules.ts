@@ -27,6 +27,7 @@ import { protectionRules } from './shellRules.ts';
 import { readOnlyPrograms } from './shellOperands.ts';
 import { contextOf, hitOf, wordHit, type LineScope } from './shellScope.ts';
 import { unreadRecipe } from './unreadRecipes.ts';
+import { recipeFileFindings } from './recipeCommands.ts';
 import type { PathContext } from './protectedPaths.ts';
 
 export type CommandRuleId = CodeFinding['id'] | 'script-would-disable-guard';
@@ -302,6 +303,9 @@ const runsFilesOtherProgramsRead = (command: SimpleCommand, scope: LineScope, on
     const inner = runFileFindings(file, content, scope.index, context);
     // A diff's targets or a URL list are what the program acts on now: the finding keeps its own reason.
     if (inner.length > 0) return one(dataFileKinds.has(file.as) ? inner[0]!.id : 'script-would-disable-guard', `${file.path}: ${inner[0]!.what}`);
+    // A recipe's commands judged by the shell table where they run, relative names included (recipeCommands.ts).
+    const ran = recipeFileFindings(file, content, absolute, command, scope, context);
+    if (ran.length > 0) return one(ran[0]!.id, `${file.path}: ${ran[0]!.what}`);
   }
   return [];
 };

@@ -6,12 +6,16 @@
  * And the rule that a recipe file the floor cannot read before it runs is refused where that matters: relative
  * to a folder the gate lost track of, or fetched or copied on the same line (`curl -o Makefile … && make`).
  */
+import { parse } from 'yaml';
 import { parseOptions, type OptionGrammar } from '../../shell/commandOptions.ts';
 import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 
 /** Programs that read a recipe file from the folder they run in (the recipe rows of scriptReaders.ts). */
 export const recipeRunnerNames: ReadonlySet<string> = new Set(['make', 'gmake', 'bmake', 'remake', 'npm', 'yarn', 'pnpm', 'bun', 'just', 'ninja', 'tox', 'rake', 'gulp', 'grunt',
   'invoke', 'inv', 'fab', 'nox', 'task', 'go-task', 'poe', 'cargo', 'cargo-make', 'makers']);
+
+/** A line that moves the folder the recipe lines after it run in (a directory key); empty: back to the recipe's folder. */
+export const folderMark = '\u0001cd ';
 
 /** The readings this file adds to scriptReaders.ts's ReadAs. */
 export type RecipeKind = 'taskfile' | 'poe' | 'cargo-make' | 'python-tasks';
@@ -86,7 +90,43 @@ const unquote = (text: string): string => {
  * A Taskfile as the shell lines it runs: each `cmds` item, `cmd:`/`sh:` value and block-scalar line, with list
  * dashes, keys and quotes taken off. Other keys stay as words the shell would not run (`desc:` is no program).
  */
-export const taskfileText = (content: string): string =>
+export const taskfileText = (content: string): string => parsedTaskfileText(content) ?? taskfileLines(content);
+
+/** The lines a go-task task runs: cmds (strings, `cmd:`, `defer:`), status and preconditions checks, `sh:` values; `dir:` moves them. */
+const taskCommands = (value: unknown, out: string[]): void => {
+  if (typeof value === 'string') { out.push(value); return; }
+  if (Array.isArray(value)) { for (const item of value) taskCommands(item, out); return; }
+  if (value === null || typeof value !== 'object') return;
+  for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
+    if (['cmd', 'cmds', 'sh', 'status', 'preconditions', 'defer'].includes(key)) taskCommands(inner, out);
+    else if (typeof inner === 'object' && inner !== null) dynamicValues(inner, out, 0);
+  }
+};
+/** `vars: {V: {sh: CMD}}`, `env: …`: a dynamic value's command runs when the Taskfile is read. */
+const dynamicValues = (value: object, out: string[], depth: number): void => {
+  if (depth > 8) return;
+  for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
+    if (key === 'sh' && typeof inner === 'string') out.push(inner);
+    else if (typeof inner === 'object' && inner !== null) dynamicValues(inner, out, depth + 1);
+  }
+};
+const parsedTaskfileText = (content: string): string | null => {
+  let doc: unknown;
+  try { doc = parse(content, { maxAliasCount: 1000 }); } catch { return null; }
+  if (doc === null || typeof doc !== 'object') return null;
+  const out: string[] = [];
+  const { tasks, ...rest } = doc as Record<string, unknown>;
+  taskCommands(rest, out);
+  for (const task of Object.values(typeof tasks === 'object' && tasks !== null ? tasks : {})) {
+    const dir = typeof task === 'object' && task !== null && typeof (task as { dir?: unknown }).dir === 'string' ? (task as { dir: string }).dir : null;
+    if (dir !== null) out.push(`${folderMark}${dir}`);
+    taskCommands(task, out);
+    if (dir !== null) out.push(folderMark);
+  }
+  return out.join('\n');
+};
+
+const taskfileLines = (content: string): string =>
   content.split('\n').map((line) => {
     const m = /^\s*(?:-\s+)?(?:(?:cmd|sh|cmds|run|script|shell|command)\s*:\s*)?(.*)$/.exec(line)!;
     const value = m[1]!;
@@ -132,7 +172,19 @@ const bodyText = (line: string): string => {
 
 /** poe's tasks (`[tool.poe.tasks]`, `[tool.poe.tasks.NAME]`, inline tables): every string they hold, as a shell line. */
 export const poeText = (content: string): string =>
-  tomlTables(content).filter(([name]) => name === 'tool.poe' || name.startsWith('tool.poe.')).flatMap(([, body]) => body.map(bodyText)).join('\n');
+  tomlTables(content).filter(([name]) => name === 'tool.poe' || name.startsWith('tool.poe.')).flatMap(([, body]) => withCwd(body, body.flatMap((l) => inlineCwd(l, bodyText(l))))).join('\n');
+
+/** A table's `cwd = "DIR"` moves its lines (poe, cargo make); an inline table's moves its own line. */
+const cwdOf = (line: string): string | null => /(?:^|[\s{,])cwd\s*=\s*(?:"([^"]*)"|'([^']*)')/.exec(line)?.slice(1).find((v) => v !== undefined) ?? null;
+const withCwd = (body: readonly string[], lines: string[]): string[] => {
+  const own = body.map((l) => (/^\s*cwd\s*=/.test(l) ? cwdOf(l) : null)).find((v) => v !== null) ?? null;
+  return own === null ? lines : [`${folderMark}${own}`, ...lines, folderMark];
+};
+const inlineCwd = (line: string, text: string): string[] => {
+  if (/^\s*cwd\s*=/.test(line)) return [];
+  const cwd = line.includes('{') ? cwdOf(line) : null;
+  return cwd === null ? [text] : [`${folderMark}${cwd}`, ...text.split('\n').filter((t) => t !== cwd), folderMark];
+};
 
 /** cargo make's tasks: `script` text, and `command` with its `args` as one command line. */
 export const cargoMakeText = (content: string): string =>
@@ -142,7 +194,7 @@ export const cargoMakeText = (content: string): string =>
     const command = value('command');
     const args = value('args');
     const joined = command === undefined ? [] : [[...tomlStrings(command.slice(command.indexOf('=') + 1)), ...(args === undefined ? [] : tomlStrings(args.slice(args.indexOf('=') + 1)))].join(' ')];
-    return [...joined, ...body.filter((l) => !/^\s*(?:command|args)\s*=/.test(l)).map(bodyText)];
+    return withCwd(body, [...joined, ...body.filter((l) => !/^\s*(?:command|args|cwd)\s*=/.test(l)).map(bodyText)]);
   }).join('\n');
 
 /**
