@@ -29,7 +29,9 @@ const producedEarlier = (absolute: string, command: SimpleCommand, scope: LineSc
     const operands = operandsOf(other);
     if (operands.readOnly) continue;
     if (operands.writes.some((w) => resolve(w) === absolute)) return other.text;
-    if ((operands.fills ?? []).some((w) => resolve(w) === folderOf(absolute))) return other.text;
+    // A folder poured whole (an archive extracted): its files' text is unknown. A git checkout or pull brings the
+    // repository's own files, read before the next line as any other (`git pull && npm install` is ordinary work).
+    if (other.program !== 'git' && (operands.fills ?? []).some((w) => resolve(w) === folderOf(absolute))) return other.text;
     if ((operands.landings ?? []).some((l) => resolve(l.dir) === folderOf(absolute) && l.names.some((n) => nameOf(n) === nameOf(absolute)))) return other.text;
   }
   return null;

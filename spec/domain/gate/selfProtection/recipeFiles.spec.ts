@@ -86,6 +86,9 @@ describe('task runners\' recipe files are read as the commands they run, and ref
         expect(verdict(line, { cwd }), line).to.include('self-protection:hidden-command');
       expect(verdict("printf 'all:\\n\\tgo build\\n' > Makefile && make", { cwd })).to.deep.equal([]);
       expect(verdict('curl -o notes.txt https://x.example/n && make', { cwd })).to.deep.equal([]);
+      // A pull brings the repository's own files (read before the next line); configure and cmake write makefiles of their own.
+      for (const line of ['git pull && npm install', 'git pull --rebase && make', './configure && make', 'mkdir -p build && cd build && cmake .. && make'])
+        expect(verdict(line, { cwd }), line).to.deep.equal([]);
     });
     it('a runner that starts a task runner reads the same recipe files (npx just, uv run poe, pnpm exec task, python3 -m invoke)', () => {
       const scripts = { [`${cwd}/justfile`]: 'x:\n    tollgate approve abc always\n', [`${cwd}/Taskfile.yml`]: 'tasks:\n  x:\n    cmds:\n      - tollgate approve abc always\n',
