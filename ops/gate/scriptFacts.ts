@@ -10,6 +10,7 @@ import { protectionIndex, resolvePath } from '../../domain/gate/selfProtection/p
 import type { ProtectionFacts } from '../../domain/gate/selfProtection/protectionFacts.ts';
 import { maxScriptFiles, scriptWords, type ScriptFacts } from '../../domain/gate/selfProtection/scriptFacts.ts';
 import { runFiles } from '../../domain/gate/selfProtection/scriptReaders.ts';
+import { includeMark, recipeIncludes, unreadMark } from '../../domain/gate/selfProtection/recipeFiles.ts';
 import { besideComposeFile, composeIncludes } from '../../domain/gate/selfProtection/composeFiles.ts';
 import { curlConfigFiles } from '../../domain/gate/selfProtection/curlClients.ts';
 import { contextOf, lineScope } from '../../domain/gate/selfProtection/shellScope.ts';
@@ -30,6 +31,8 @@ export const scriptFacts = (shell: ShellAnalysis | null, args: Readonly<Record<s
     const files = runFiles(command, shell);
     const makefiles = new Set(files.filter((f) => f.as === 'makefile').map((f) => f.path));
     const composeFiles = new Set(files.filter((f) => f.as === 'compose').map((f) => f.path));
+    // justfiles and Taskfiles pull in other files (import, mod, includes): read with them, as makefiles are.
+    const includers = new Map(files.flatMap((f): [string, 'just' | 'taskfile'][] => f.as === 'taskfile' ? [[f.path, 'taskfile']] : f.as === 'shell' && /(?:^|\/)\.?[Jj]ustfile$/.test(f.path) ? [[f.path, 'just']] : []));
     // curl's -K files too: the curl row judges what they name, and one it could not read counts as naming the guard.
     const configs = command.program === 'curl' ? curlConfigFiles(command.args).filter((f) => f !== '-') : [];
     for (const word of [...scriptWords(command), ...files.map((f) => f.path), ...configs]) {
@@ -37,7 +40,7 @@ export const scriptFacts = (shell: ShellAnalysis | null, args: Readonly<Record<s
       if (path == null || path in out) continue;
       if (Object.keys(out).length >= maxScripts) return out;
       const text = readStart(path);
-      if (text !== null) out[path] = makefiles.has(word) ? withIncludes(path, text) : text;
+      if (text !== null) out[path] = makefiles.has(word) ? withIncludes(path, text) : includers.has(word) ? withRecipeIncludes(path, text, includers.get(word)!) : text;
       // The compose files it includes or extends, beside it, one level deep (the judge reads them from here).
       if (text !== null && composeFiles.has(word)) {
         for (const included of composeIncludes(text).slice(0, maxScripts)) {
@@ -59,6 +62,18 @@ const withIncludes = (path: string, text: string, depth = 0): string => {
   for (const word of makefileIncludes(text).slice(0, maxScripts)) {
     const included = readStart(word.startsWith('/') ? word : normalizePath(`${dirname(path)}/${word}`));
     if (included !== null) parts.push(withIncludes(path, included, depth + 1));
+  }
+  return parts.join('\n');
+};
+
+/** A justfile or Taskfile with the files it includes appended after include marks (an unread one marked), two levels deep. */
+const withRecipeIncludes = (path: string, text: string, kind: 'just' | 'taskfile', depth = 0): string => {
+  if (depth >= 2) return text;
+  const parts = [text];
+  for (const { candidates, optional } of recipeIncludes(kind, text).slice(0, maxScripts)) {
+    const found = candidates.map((c) => (c.startsWith('/') ? c : normalizePath(`${dirname(path)}/${c}`))).map((c) => [c, readStart(c)] as const).find(([, t]) => t !== null);
+    if (found !== undefined) parts.push(`${includeMark}${found[0]}\n${withRecipeIncludes(found[0], found[1]!, kind, depth + 1)}`);
+    else if (!optional) parts.push(`${unreadMark}${candidates[0] ?? 'a remote file'}`);
   }
   return parts.join('\n');
 };

@@ -10,7 +10,7 @@ import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 import { normalizePath } from '../../shell/shellPaths.ts';
 import type { CommandFinding, CommandRuleId } from './commandRules.ts';
 import type { PathContext } from './protectedPaths.ts';
-import { folderMark } from './recipeFiles.ts';
+import { folderMark, unreadMark } from './recipeFiles.ts';
 import { protectionRules } from './shellRules.ts';
 import type { LineScope } from './shellScope.ts';
 import { runFileText, type RunFile } from './scriptReaders.ts';
@@ -92,6 +92,9 @@ export const recipeCommands = (text: string, start: string, home: string | null)
 
 /** The first finding of the shell table's blocking rows for a recipe's commands, each judged where it runs. */
 export const recipeCommandFindings = (text: string, recipeFolder: string, source: SimpleCommand, scope: LineScope, context: PathContext): CommandFinding[] => {
+  // A file the recipe includes that could not be read first (ops/gate/scriptFacts.ts marked it): its recipes are unknown.
+  const unread = text.indexOf(unreadMark);
+  if (unread >= 0) return [{ id: 'hidden-command', what: `${text.slice(unread + unreadMark.length).split('\n')[0]}, a file the ${source.program} recipe includes that the floor could not read` }];
   for (const { command, dir } of recipeCommands(text, recipeFolder, context.home)) {
     const where: PathContext = dir === null ? { ...context, cwd: null, base: null, lost: true } : { ...context, cwd: dir, base: null, lost: false };
     const inner: LineScope = { ...scope, analysis: { ...scope.analysis, commands: [command] }, cwds: [where.cwd], bases: [null], contexts: [where], judged: new Map() };

@@ -17,6 +17,34 @@ export const recipeRunnerNames: ReadonlySet<string> = new Set(['make', 'gmake', 
 /** A line that moves the folder the recipe lines after it run in (a directory key); empty: back to the recipe's folder. */
 export const folderMark = '\u0001cd ';
 
+/**
+ * Lines ops/gate/scriptFacts.ts puts between a recipe file and the files it includes (just's import and mod, a
+ * Taskfile's includes): the included text follows an include mark; an unread mark names one that could not be read.
+ */
+export const includeMark = '\u0002include ';
+export const unreadMark = '\u0002unread ';
+
+/** The files a justfile or Taskfile pulls in, each as its candidate paths (relative to the including file) and whether it may be missing. */
+export const recipeIncludes = (kind: 'just' | 'taskfile', text: string): { candidates: string[]; optional: boolean }[] => {
+  if (kind === 'just') {
+    const out: { candidates: string[]; optional: boolean }[] = [];
+    for (const m of text.matchAll(/^\s*import(\?)?\s+(['"])(.+?)\2/gm)) out.push({ candidates: [m[3]!], optional: m[1] === '?' });
+    for (const m of text.matchAll(/^\s*mod(\?)?\s+([A-Za-z_][\w-]*)(?:\s+(['"])(.+?)\3)?\s*$/gm))
+      out.push({ candidates: m[4] !== undefined ? [m[4]] : [`${m[2]}.just`, `${m[2]}/mod.just`, `${m[2]}/justfile`, `${m[2]}/.justfile`], optional: m[1] === '?' });
+    return out;
+  }
+  let doc: unknown;
+  try { doc = parse(text, { maxAliasCount: 1000 }); } catch { return []; }
+  const includes = doc !== null && typeof doc === 'object' ? (doc as { includes?: unknown }).includes : undefined;
+  if (includes === null || typeof includes !== 'object') return [];
+  return Object.values(includes as Record<string, unknown>).flatMap((v) => {
+    const path = typeof v === 'string' ? v : v !== null && typeof v === 'object' && typeof (v as { taskfile?: unknown }).taskfile === 'string' ? (v as { taskfile: string }).taskfile : null;
+    if (path === null || /^[a-z]+:\/\//.test(path)) return path === null ? [] : [{ candidates: [], optional: false }];
+    const optional = typeof v === 'object' && v !== null && (v as { optional?: unknown }).optional === true;
+    return [{ candidates: /\.ya?ml$/.test(path) ? [path] : taskfileNames.map((n) => `${path.replace(/\/+$/, '')}/${n}`), optional }];
+  });
+};
+
 /** The readings this file adds to scriptReaders.ts's ReadAs. */
 export type RecipeKind = 'taskfile' | 'poe' | 'cargo-make' | 'python-tasks';
 export interface RecipeFile { readonly path: string; readonly as: RecipeKind }
@@ -90,7 +118,13 @@ const unquote = (text: string): string => {
  * A Taskfile as the shell lines it runs: each `cmds` item, `cmd:`/`sh:` value and block-scalar line, with list
  * dashes, keys and quotes taken off. Other keys stay as words the shell would not run (`desc:` is no program).
  */
-export const taskfileText = (content: string): string => parsedTaskfileText(content) ?? taskfileLines(content);
+export const taskfileText = (content: string): string =>
+  content.split(/^(?=\u0002)/m).map((part) => {
+    // The files it includes, appended by ops/gate/scriptFacts.ts: each read on its own, unread marks kept.
+    if (part.startsWith(unreadMark)) return part.split('\n')[0]!;
+    const body = part.startsWith(includeMark) ? part.slice(part.indexOf('\n') + 1) : part;
+    return parsedTaskfileText(body) ?? taskfileLines(body);
+  }).join('\n');
 
 /** The lines a go-task task runs: cmds (strings, `cmd:`, `defer:`), status and preconditions checks, `sh:` values; `dir:` moves them. */
 const taskCommands = (value: unknown, out: string[]): void => {

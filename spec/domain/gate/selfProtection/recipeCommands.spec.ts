@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { exampleFacts } from '../../../../domain/gate/selfProtection/exampleFacts.ts';
 import { recipeCommands } from '../../../../domain/gate/selfProtection/recipeCommands.ts';
-import { folderMark, poeText, taskfileText } from '../../../../domain/gate/selfProtection/recipeFiles.ts';
+import { folderMark, includeMark, poeText, recipeIncludes, taskfileText, unreadMark } from '../../../../domain/gate/selfProtection/recipeFiles.ts';
 import { findSelfProtection } from '../../../../domain/gate/selfProtection/selfProtectionLayer.ts';
 import { useBashAnalyzer } from '../../../support/shell.ts';
 
@@ -29,7 +29,31 @@ describe('a recipe\'s commands are judged by the shell table in the folder they 
     expect(poeText('[tool.poe.tasks.x]\ncmd = "rm -rf plugins"\ncwd = "/srv/h"\n').split('\n').filter((l) => l !== '')).to.deep.equal([`${folderMark}/srv/h`, 'rm -rf plugins', folderMark]);
   });
 
+  describe('files a justfile or Taskfile includes', () => {
+    it('just: import (optional with ?) and mod, by path or by its default names', () => {
+      expect(recipeIncludes('just', "import 'a.just'\nimport? \"b.just\"\nmod tools\nmod db 'db/x.just'\n")).to.deep.equal([
+        { candidates: ['a.just'], optional: false }, { candidates: ['b.just'], optional: true },
+        { candidates: ['tools.just', 'tools/mod.just', 'tools/justfile', 'tools/.justfile'], optional: false }, { candidates: ['db/x.just'], optional: false }]);
+    });
+    it('Taskfile: includes by folder, by file, optional ones, and remote ones that cannot be read', () => {
+      const found = recipeIncludes('taskfile', 'includes:\n  a: ./sub\n  b: {taskfile: ./x.yml, optional: true}\n  c: https://x.example/t.yml\n');
+      expect(found[0]!.candidates[0]).to.equal('./sub/Taskfile.yml');
+      expect(found[1]).to.deep.equal({ candidates: ['./x.yml'], optional: true });
+      expect(found[2]).to.deep.equal({ candidates: [], optional: false });
+    });
+    it('an included Taskfile is read on its own, an unread mark is kept for the judge', () => {
+      const text = taskfileText(`tasks:\n  a:\n    cmds: [go build]\n${includeMark}sub/Taskfile.yml\ntasks:\n  b:\n    cmds: [make x]\n${unreadMark}gone.yml`);
+      expect(text.split('\n')).to.include.members(['go build', 'make x', `${unreadMark}gone.yml`]);
+    });
+  });
+
   describe('judged through the floor', () => {
+    it('refuses a recipe whose included file could not be read', () => {
+      const line = 'just build';
+      const found = findSelfProtection({ tool: 'terminal', args: { command: line }, shell: analyze(line), protection: exampleFacts, pathFacts: { cwd: '/home/agent/web', links: {}, dirs: [] },
+        scripts: { '/home/agent/web/justfile': `mod tools\nbuild:\n    cargo build\n${unreadMark}tools.just` } });
+      expect(found.map((f) => f.id)).to.include('hidden-command');
+    });
     const blocks = (line: string, scripts: Record<string, string>) =>
       findSelfProtection({ tool: 'terminal', args: { command: line }, shell: analyze(line), protection: exampleFacts, scripts, pathFacts: { cwd: '/home/agent/web', links: {}, dirs: [] } })
         .some((f) => f.verdict === 'block');
