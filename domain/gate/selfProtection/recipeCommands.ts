@@ -10,6 +10,7 @@ import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 import { normalizePath } from '../../shell/shellPaths.ts';
 import type { CommandFinding, CommandRuleId } from './commandRules.ts';
 import type { PathContext } from './protectedPaths.ts';
+import { startedCommand } from './folderRewriters.ts';
 import { folderMark, unreadMark } from './recipeFiles.ts';
 import { protectionRules } from './shellRules.ts';
 import type { LineScope } from './shellScope.ts';
@@ -113,7 +114,9 @@ const shellRecipeRunners = new Set(['just', 'tox', 'ninja']);
 
 /** A recipe file's commands judged where they run: the recipe file's folder (its text as scriptReaders.ts reads it). */
 export const recipeFileFindings = (file: RunFile, content: string, absolute: string | null | undefined, source: SimpleCommand, scope: LineScope, context: PathContext): CommandFinding[] => {
-  if (absolute == null || !(commandKinds.has(file.as) || (file.as === 'shell' && shellRecipeRunners.has(source.program)))) return [];
+  // The runner by its own name, or the one a runner starts (`npx just`).
+  const runner = shellRecipeRunners.has(source.program) ? source.program : startedCommand(source)?.program ?? '';
+  if (absolute == null || !(commandKinds.has(file.as) || (file.as === 'shell' && shellRecipeRunners.has(runner)))) return [];
   const read = runFileText(file, content);
   if (read === null || read.kind !== 'shell') return [];
   return recipeCommandFindings(read.text, absolute.slice(0, absolute.lastIndexOf('/')) || '/', source, scope, context);
