@@ -8,15 +8,16 @@ import { makefileIncludes } from '../../domain/gate/selfProtection/embeddedLangu
 import { startDirectory } from '../../domain/gate/selfProtection/callPathFacts.ts';
 import { protectionIndex, resolvePath } from '../../domain/gate/selfProtection/protectedPaths.ts';
 import type { ProtectionFacts } from '../../domain/gate/selfProtection/protectionFacts.ts';
-import { scriptWords, type ScriptFacts } from '../../domain/gate/selfProtection/scriptFacts.ts';
+import { maxScriptFiles, scriptWords, type ScriptFacts } from '../../domain/gate/selfProtection/scriptFacts.ts';
 import { runFiles } from '../../domain/gate/selfProtection/scriptReaders.ts';
+import { includeMark, recipeIncludes, unreadMark } from '../../domain/gate/selfProtection/recipeFiles.ts';
 import { besideComposeFile, composeIncludes } from '../../domain/gate/selfProtection/composeFiles.ts';
 import { curlConfigFiles } from '../../domain/gate/selfProtection/curlClients.ts';
 import { contextOf, lineScope } from '../../domain/gate/selfProtection/shellScope.ts';
 import type { ShellAnalysis } from '../../domain/shell/shellAnalysis.ts';
 import { normalizePath } from '../../domain/shell/shellPaths.ts';
 
-const maxScripts = 8;
+const maxScripts = maxScriptFiles;
 const maxBytes = 256 * 1024;
 
 /** The start of a file's text ('' for a binary), or null when it is not a readable regular file. */
@@ -35,6 +36,8 @@ export const scriptFacts = (
     const files = runFiles(command, shell);
     const makefiles = new Set(files.filter((f) => f.as === 'makefile').map((f) => f.path));
     const composeFiles = new Set(files.filter((f) => f.as === 'compose').map((f) => f.path));
+    // justfiles and Taskfiles pull in other files (import, mod, includes): read with them, as makefiles are.
+    const includers = new Map(files.flatMap((f): [string, 'just' | 'taskfile'][] => f.as === 'taskfile' ? [[f.path, 'taskfile']] : f.as === 'shell' && /(?:^|\/)\.?[Jj]ustfile$/.test(f.path) ? [[f.path, 'just']] : []));
     // curl's -K files too: the curl row judges what they name, and one it could not read counts as naming the guard.
     const configs = command.program === 'curl' ? curlConfigFiles(command.args).filter((f) => f !== '-') : [];
     for (const word of [...scriptWords(command), ...files.map((f) => f.path), ...configs]) {
@@ -42,7 +45,7 @@ export const scriptFacts = (
       if (path == null || path in out) continue;
       if (Object.keys(out).length >= maxScripts) return out;
       const text = read(path);
-      if (text !== null) out[path] = makefiles.has(word) ? withIncludes(path, text, read) : text;
+      if (text !== null) out[path] = makefiles.has(word) ? withIncludes(path, text, read) : includers.has(word) ? withRecipeIncludes(path, text, includers.get(word)!, read) : text;
       // The compose files it includes or extends, beside it, one level deep (the judge reads them from here).
       if (text !== null && composeFiles.has(word)) {
         for (const included of composeIncludes(text).slice(0, maxScripts)) {
@@ -64,6 +67,18 @@ const withIncludes = (path: string, text: string, read: ReadFileStart, depth = 0
   for (const word of makefileIncludes(text).slice(0, maxScripts)) {
     const included = read(word.startsWith('/') ? word : normalizePath(`${dirname(path)}/${word}`));
     if (included !== null) parts.push(withIncludes(path, included, read, depth + 1));
+  }
+  return parts.join('\n');
+};
+
+/** A justfile or Taskfile with the files it includes appended after include marks (an unread one marked), two levels deep. */
+const withRecipeIncludes = (path: string, text: string, kind: 'just' | 'taskfile', read: ReadFileStart, depth = 0): string => {
+  if (depth >= 2) return text;
+  const parts = [text];
+  for (const { candidates, optional } of recipeIncludes(kind, text).slice(0, maxScripts)) {
+    const found = candidates.map((c) => (c.startsWith('/') ? c : normalizePath(`${dirname(path)}/${c}`))).map((c) => [c, read(c)] as const).find(([, t]) => t !== null);
+    if (found !== undefined) parts.push(`${includeMark}${found[0]}\n${withRecipeIncludes(found[0], found[1]!, kind, read, depth + 1)}`);
+    else if (!optional) parts.push(`${unreadMark}${candidates[0] ?? 'a remote file'}`);
   }
   return parts.join('\n');
 };

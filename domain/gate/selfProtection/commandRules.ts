@@ -26,12 +26,14 @@ import { curlConfigFiles, curlConfigWords, curlWordsReach, isCurlrc } from './cu
 import type { ProtectionIndex } from './protectedPaths.ts';
 import { resolvePath } from './protectedPaths.ts';
 import { exportedLoaderFindings, persistenceCommandRules } from './persistenceCommands.ts';
-import { interpreterPrograms, scriptWords, shellInterpreters } from './scriptFacts.ts';
+import { interpreterPrograms, maxScriptFiles, scriptWords, shellInterpreters } from './scriptFacts.ts';
 import { dataFileKinds, runFiles, runFileText, writtenRunFile, type RunFile } from './scriptReaders.ts';
 import { besideComposeFile, composeIncludes, composeStandIns, kubeStandIns } from './composeFiles.ts';
 import { protectionRules } from './shellRules.ts';
 import { readOnlyPrograms } from './shellOperands.ts';
 import { contextOf, hitOf, wordHit, type LineScope } from './shellScope.ts';
+import { unreadRecipe } from './unreadRecipes.ts';
+import { recipeFileFindings } from './recipeCommands.ts';
 import type { PathContext } from './protectedPaths.ts';
 
 export type CommandRuleId = CodeFinding['id'] | 'script-would-disable-guard';
@@ -308,6 +310,9 @@ const runsFilesOtherProgramsRead = (command: SimpleCommand, scope: LineScope, on
   for (const file of files) {
     const absolute = resolvePath(file.path, context)?.absolute;
     const content = (file.path === '-' ? command.stdin : undefined) ?? written.get(file.path) ?? (absolute == null ? undefined : onDisk[absolute]);
+    // A recipe file the floor cannot read before the runner does (lost folder, fetched on the line): unreadRecipes.ts.
+    const unread = unreadRecipe(file, command, scope, context, written.has(file.path), content === undefined && Object.keys(onDisk).length >= maxScriptFiles);
+    if (unread !== null) return one('hidden-command', unread);
     if (content === undefined || content === '') continue;
     if (file.as === 'compose' || file.as === 'kube') {
       const found = containerFileFindings(file, content, command, scope, onDisk);
@@ -317,6 +322,9 @@ const runsFilesOtherProgramsRead = (command: SimpleCommand, scope: LineScope, on
     const inner = runFileFindings(file, content, scope.index, context);
     // A diff's targets or a URL list are what the program acts on now: the finding keeps its own reason.
     if (inner.length > 0) return one(dataFileKinds.has(file.as) ? inner[0]!.id : 'script-would-disable-guard', `${file.path}: ${inner[0]!.what}`);
+    // A recipe's commands judged by the shell table where they run, relative names included (recipeCommands.ts).
+    const ran = recipeFileFindings(file, content, absolute, command, scope, context);
+    if (ran.length > 0) return one(ran[0]!.id, `${file.path}: ${ran[0]!.what}`);
   }
   return [];
 };

@@ -12,6 +12,7 @@ import type { Operands } from './shellOperands.ts';
 import { wordsIn } from './shellOperands.ts';
 import { isLoopbackHost } from './loopbackHosts.ts';
 import { busTools } from './daemonReach.ts';
+import { folderRewrites } from './folderRewriters.ts';
 
 type Shape = (command: SimpleCommand, words: readonly string[]) => Operands | null;
 
@@ -344,6 +345,9 @@ const shapes: ReadonlyMap<string, Shape> = new Map<string, Shape>([
 
 /** The operands of a program this table knows, or null (then shellOperands' own rules apply). */
 export const programWrites = (command: SimpleCommand, words: readonly string[]): Operands | null => {
+  // Formatters, fixers and package managers that rewrite whole folders (`prettier --write .`, `pnpm install`).
+  const rewrites = folderRewrites(command, words);
+  if (rewrites !== null) return rewrites;
   const shape = shapes.get(command.program);
   if (shape !== undefined) return shape(command, words);
   return interpreterFamily(command.program) === undefined ? null : interpreterShape(command, words);

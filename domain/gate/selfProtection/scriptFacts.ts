@@ -6,6 +6,9 @@
 import { z } from 'zod';
 import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 
+/** At most this many files are read per line (ops/gate/scriptFacts.ts); past it a file named later is unknown. */
+export const maxScriptFiles = 8;
+
 /** Absolute path (as the floor resolves the word) -> the start of the file's text. */
 export const scriptFactsSchema = z.record(z.string(), z.string());
 export type ScriptFacts = z.infer<typeof scriptFactsSchema>;

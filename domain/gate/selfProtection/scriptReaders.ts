@@ -15,6 +15,8 @@ import { composeFilesOf, kubeFilesOf } from './composeFiles.ts';
 import { diffTargetText, screenConfigText, sqliteShellText, tmuxConfigText, urlListText, type DiffReading } from './dataFileTexts.ts';
 import { dcShellTexts, exWrittenFiles, m4ShellTexts, makefileText, sedShellTexts, viaAssignments } from './embeddedLanguages.ts';
 import { placements } from './placedCode.ts';
+import { startedCommand } from './folderRewriters.ts';
+import { recipeFilesOf, recipeText, writtenRecipeFile, type RecipeKind } from './recipeFiles.ts';
 
 /**
  * How a file's text is read: as shell text, as code, or through the program's own language down to the shell
@@ -22,7 +24,9 @@ import { placements } from './placedCode.ts';
  */
 export type ReadAs = 'shell' | 'code' | 'direct' | 'makefile' | 'package-scripts' | 'sed' | 'ex' | 'sqlite' | 'm4' | 'dc' | 'args'
   // Data and config files a program acts on (dataFileTexts.ts, composeFiles.ts): their findings keep their own reason.
-  | 'tmux' | 'screen' | 'diff' | 'urls' | 'wgetrc' | 'compose' | 'kube';
+  | 'tmux' | 'screen' | 'diff' | 'urls' | 'wgetrc' | 'compose' | 'kube'
+  // Task runners' recipe files (recipeFiles.ts): Taskfile.yml, poe's pyproject.toml, Makefile.toml, invoke's and nox's Python.
+  | RecipeKind;
 
 /** The kinds whose file is data a program acts on now, not a script: a finding keeps its own reason (a write, a socket). */
 export const dataFileKinds: ReadonlySet<ReadAs> = new Set(['diff', 'urls', 'wgetrc', 'compose', 'kube']);
@@ -193,9 +197,9 @@ const ninjaFiles = toolFile(['build.ninja'], 'shell', { shortWithValue: 'fCjklt'
 const rakeFiles = toolFile(['Rakefile', 'rakefile', 'Rakefile.rb', 'rakefile.rb'], 'code', { shortWithValue: 'fCRIrj', longWithValue: ['rakefile', 'directory', 'rakelibdir', 'libdir', 'require', 'jobs'] }, 'f', ['rakefile'], 'C', ['directory']);
 const gulpFiles = toolFile(['gulpfile.js', 'gulpfile.mjs', 'gulpfile.cjs', 'gulpfile.ts', 'gulpfile.babel.js'], 'code', { longWithValue: ['gulpfile', 'cwd', 'require'] }, '', ['gulpfile'], '', ['cwd']);
 const gruntFiles = toolFile(['Gruntfile.js', 'gruntfile.js', 'Gruntfile.coffee', 'Gruntfile.ts'], 'code', { longWithValue: ['gruntfile', 'base'] }, '', ['gruntfile'], '', ['base']);
-const invokeFiles = toolFile(['tasks.py'], 'code', { shortWithValue: 'cfrD', longWithValue: ['collection', 'config', 'search-root'] }, '', [], 'r', ['search-root']);
+const invokeFiles = toolFile(['tasks.py'], 'python-tasks', { shortWithValue: 'cfrD', longWithValue: ['collection', 'config', 'search-root'] }, '', [], 'r', ['search-root']);
 const fabFiles = toolFile(['fabfile.py'], 'code', { shortWithValue: 'cfrHSi', longWithValue: ['collection', 'config', 'search-root', 'hosts', 'ssh-config', 'identity'] }, '', [], 'r', ['search-root']);
-const noxFiles = toolFile(['noxfile.py'], 'code', { shortWithValue: 'fse', longWithValue: ['noxfile', 'sessions', 'session', 'envdir'] }, 'f', ['noxfile'], '', []);
+const noxFiles = toolFile(['noxfile.py'], 'python-tasks', { shortWithValue: 'fse', longWithValue: ['noxfile', 'sessions', 'session', 'envdir'] }, 'f', ['noxfile'], '', []);
 const toxFiles = toolFile(['tox.ini'], 'shell', { shortWithValue: 'ceri', longWithValue: ['conf', 'root', 'workdir'] }, 'c', ['conf'], '', ['root']);
 
 /** cmake: `-P script.cmake` runs it; configuring (`cmake .`, `-S DIR`) runs CMakeLists.txt's execute_process. */
@@ -521,6 +525,14 @@ export const scriptReaders: readonly ScriptReader[] = [
     allows: ["echo \"task :test do sh 'rspec' end\" > Rakefile; rake test", 'cmake -S . -B build', 'cmake --build build', 'gulp build'],
   },
   {
+    name: 'task runners\' recipe files: go-task (Taskfile.yml), poe (pyproject.toml), cargo make (Makefile.toml)', programs: /^(?:task|go-task|poe|cargo|cargo-make|makers)$/, files: recipeFilesOf,
+    stops: ["printf 'version: 3\\ntasks:\\n  x:\\n    cmds:\\n      - hermes config set approvals.yolo true\\n' > Taskfile.yml; task x",
+      "printf '[tool.poe.tasks]\\nx = \"tollgate approve abc always\"\\n' > /tmp/p/pyproject.toml; poe -C /tmp/p x",
+      "printf '[tasks.x]\\ncommand = \"rm\"\\nargs = [\"-rf\", \"/srv/hermes-bot/plugins\"]\\n' > Makefile.toml; cargo make x"],
+    allows: ["printf 'version: 3\\ntasks:\\n  x:\\n    cmds:\\n      - go test ./...\\n' > Taskfile.yml; task x", "printf '[tool.poe.tasks]\\nx = \"pytest\"\\n' > pyproject.toml; poe x",
+      'cargo build', 'task --list', "printf '[tasks.x]\\ncommand = \"cargo\"\\nargs = [\"test\"]\\n' > Makefile.toml; cargo make x"],
+  },
+  {
     name: 'console and small-language script files: psql -f, mysql <, lldb -s, dc -f, gnuplot, pwsh -File', programs: /^(?:psql|mysql|mariadb|lldb|dc|gnuplot|pwsh|powershell)$/,
     files: (c, a) => ({ psql: psqlFiles, mysql: mysqlFiles, mariadb: mysqlFiles, lldb: lldbFiles, dc: dcFiles, gnuplot: gnuplotFiles, pwsh: pwshFiles, powershell: pwshFiles } as Record<string, (c: SimpleCommand, a: ShellAnalysis) => RunFile[]>)[c.program]!(c, a),
     stops: ["echo '\\! hermes config set approvals.yolo true' > /tmp/e.sql; psql -f /tmp/e.sql", "echo 'system tollgate approve abc always' > /tmp/e.sql; mysql < /tmp/e.sql",
@@ -640,6 +652,9 @@ export const runFiles = (command: SimpleCommand, analysis: ShellAnalysis, table:
     if (row.files === pathFiles && !pathSet) continue;
     out.push(...row.files(command, analysis));
   }
+  // `npx just`, `uv run poe x`, `pnpm exec task`: the program a runner starts reads its own files (folderRewriters.ts).
+  const started = startedCommand(command);
+  if (started !== null) for (const f of runFiles(started, analysis, table)) if (!out.some((o) => o.path === f.path && o.as === f.as)) out.push(f);
   return out;
 };
 
@@ -664,15 +679,21 @@ export const runFileText = (file: RunFile, content: string): { kind: 'shell' | '
     case 'wgetrc': return { kind: 'shell', text: wgetrcText(content) };
     // Judged as the `docker run` of each service (composeFiles.ts), not as text.
     case 'compose': case 'kube': return null;
+    case 'taskfile': case 'poe': case 'cargo-make': case 'python-tasks': return recipeText(file.as, content);
   }
 };
+
+/** Script runners inside a script: npm, pnpm, yarn and bun themselves, npm-run-all (run-s, run-p), concurrently, turbo, nx, lerna, wireit. */
+const scriptRunsScripts = /(?:^|[\s;&|(])(?:npm|pnpm|yarn|bun|npm-run-all2?|run-s|run-p|concurrently|turbo|nx|lerna|wireit)(?=\s|$)/m;
 
 /** The named script of a package.json with its pre and post scripts (`*`: every one); the whole text when it is not JSON. */
 const packageScriptText = (content: string, name: string): string => {
   try {
     const scripts = (JSON.parse(content) as { scripts?: Record<string, unknown> }).scripts ?? {};
     const names = name === '*' ? Object.keys(scripts) : [`pre${name}`, name, `post${name}`, ...(['install', 'pack', 'publish'].includes(name) ? ['prepare', 'prepack', 'prepublishOnly'] : [])];
-    return names.map((n) => scripts[n]).filter((v): v is string => typeof v === 'string').join('\n');
+    const text = names.map((n) => scripts[n]).filter((v): v is string => typeof v === 'string').join('\n');
+    // A script that runs other scripts of the file (`npm run a && npm run b`, `run-s a b`): all of them may run.
+    return scriptRunsScripts.test(text) ? Object.values(scripts).filter((v): v is string => typeof v === 'string').join('\n') : text;
   } catch {
     return content;
   }
@@ -691,6 +712,8 @@ export const writtenRunFile = (path: string): RunFile | null => {
   const name = path.slice(path.lastIndexOf('/') + 1);
   if (/^(?:GNUmakefile|[Mm]akefile)$|\.mk$/.test(name)) return { path, as: 'makefile' };
   if (name === 'package.json') return { path, as: 'package-scripts', command: '*' };
+  const recipe = writtenRecipeFile(path);
+  if (recipe !== null) return recipe;
   if (/^(?:[Rr]akefile(?:\.rb)?|CMakeLists\.txt)$/.test(name)) return { path, as: 'code' };
   if (/^(?:\.?[Jj]ustfile|build\.ninja|tox\.ini)$/.test(name)) return { path, as: 'shell' };
   const ext = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase();

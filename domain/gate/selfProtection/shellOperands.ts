@@ -11,6 +11,7 @@ import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 import { boundedMemo, recentMemo } from '../../shell/recentMemo.ts';
 import { isTollgateControl } from './controlCommands.ts';
 import { loopbackRemotePath, programWrites } from './programWrites.ts';
+import { gitRewrittenFolders, withListedNames } from './folderRewriters.ts';
 import { secretFileNames, type WalkFilter } from './secretWalks.ts';
 import { rsyncFilter, searcherOperands } from './treeReaders.ts';
 
@@ -85,7 +86,8 @@ const computeOperands = (command: SimpleCommand): Operands => {
     if (!word.includes('<')) continue;
     for (const m of word.matchAll(/(?:\$\(|`)\s*<\s*([^\s)`]+)\s*(?:\)|`)/g)) redirectReads.push(m[1]!);
   }
-  const own = programOperands(command);
+  // Names from a listing (`sed -i … $(git ls-files)`, `… | xargs sed -i`) may be any file of the folder (folderRewriters.ts).
+  const own = withListedNames(command, programOperands(command));
   if (redirectWrites.length === 0 && redirectReads.length === 0) return own;
   return { ...own, writes: [...own.writes, ...redirectWrites], reads: [...own.reads, ...redirectReads] };
 };
@@ -355,6 +357,8 @@ const gitOperands = (args: readonly string[], words: readonly string[], via: rea
   const fills = sub !== undefined && rewritesWorkTree(sub, rest) ? [workTree ?? chdir ?? '.'] : [];
   // `git init [--separate-git-dir G] DIR` rewrites DIR's .git (a protected clone's history moved or replaced).
   if (sub === 'init') fills.push(parseOptions(rest, { longWithValue: ['separate-git-dir', 'template', 'initial-branch', 'object-format', 'shared'], shortWithValue: 'b' }).operands[0] ?? chdir ?? '.');
+  // `git submodule update`, `git lfs pull`, `git worktree add --force DIR`, `git config core.worktree DIR` (folderRewriters.ts).
+  if (sub !== undefined) fills.push(...gitRewrittenFolders(sub, rest, workTree ?? chdir ?? '.'));
   // `git add -f data`: forced past .gitignore, the keys go into the index (and out with the next push).
   // `git diff --no-index A B` compares two folders outside any repository and prints what differs, whole files included.
   const forced = sub === 'add' && rest.some((a) => a === '-f' || a === '--force' || /^-[a-zA-Z]*f/.test(a));

@@ -72,7 +72,8 @@ describe('path words with expansions the floor cannot resolve', () => {
     it('still does not judge a word that is only an expansion, with no literal text after it', () => {
       for (const word of ['"$BUILD_DIR"', '$(mktemp -d)', '${DEST}/', '$X']) expect(resolvePath(word, unknownCwd)?.anywhere ?? null, word).to.equal(null);
       passes('rm -rf "$BUILD_DIR"');
-      passes('cd "$(mktemp -d)" && make');
+      // (`cd "$(mktemp -d)" && make` is refused since red team 8: the makefile there cannot be read first.)
+      passes('cd "$(mktemp -d)" && touch notes.txt');
     });
 
     it('catches `${Q}` put anywhere inside the last segment of every protected file a write may name', () => {
