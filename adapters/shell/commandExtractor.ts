@@ -346,7 +346,7 @@ export class CommandExtractor {
         if (!upstream.includes(program)) upstream.push(program);
       }
       const output = plumbing.stageOutput(this.commands.slice(first), primary);
-      feed = output === undefined ? undefined : { text: output, label: `${primary!.program} |` };
+      feed = output === undefined ? undefined : { text: output, label: `${primary?.program ?? '{ … }'} |` };
       pipedFile = output === undefined && primary?.program === 'cat' && primary.args.length === 1 ? primary.args[0] : undefined;
     });
   }
@@ -458,7 +458,7 @@ export class CommandExtractor {
     }
     if (words.length === 0) return undefined;
     words.push(...tail.extraArgs);
-    const home = this.changedHome();
+    const home = this.changedHome(scope);
     if (home !== undefined) for (let i = 0; i < words.length; i++) words[i] = plumbing.withHome(words[i]!, home);
     const commandScope: Scope = {
       ...scope,
@@ -786,8 +786,11 @@ export class CommandExtractor {
   }
 
   /** HOME's value once the line changed it (null: to one not known); undefined while it is the session's. */
-  private changedHome(): string | null | undefined {
-    if (!this.line.includes('HOME') || (this.state.valuesOf('HOME').length === 0 && !this.state.mayBeUnknown('HOME'))) return undefined;
+  private changedHome(scope: Scope): string | null | undefined {
+    if (!this.line.includes('HOME')) return undefined;
+    const prefixed = plumbing.homeFromPrefix(scope.via);
+    if (prefixed !== undefined) return prefixed;
+    if (this.state.valuesOf('HOME').length === 0 && !this.state.mayBeUnknown('HOME')) return undefined;
     return this.state.lookup('HOME') ?? null;
   }
 

@@ -18,13 +18,28 @@ const descriptorScript = /^\/(?:dev\/fd|proc\/(?:self|thread-self)\/fd)\/(\d{1,3
 /** Programs that start a shell reading its commands on stdin when given no command: option letters that do so. */
 const stdinShellStarters: ReadonlyMap<string, (args: readonly string[]) => boolean> = new Map([
   // `sudo -s` / `sudo -i` (`doas -s`) with no command runs a shell that reads the pipe.
-  ['sudo', (args) => args.every((a) => a.startsWith('-')) && args.some((a) => /^-[a-zA-Z]*[si]/.test(a) || a === '--shell' || a === '--login')],
+  ['sudo', (args) => operandCount(args, 'CDghpRrtTUu') === 0 && args.some((a) => /^-[a-zA-Z]*[si]/.test(a) || a === '--shell' || a === '--login')],
   ['doas', (args) => args.every((a) => a.startsWith('-')) && args.some((a) => /^-[a-zA-Z]*s/.test(a))],
   // `su`, `su -`, `su root` without -c: the user's shell reads the pipe.
   ['su', (args) => !args.some((a) => /^-[a-zA-Z]*c|^--command|^--session-command/.test(a)) && args.filter((a) => !a.startsWith('-')).length <= 1],
   // `script -q /dev/null` without -c runs $SHELL on a terminal fed by stdin.
   ['script', (args) => !args.some((a) => /^-[a-zA-Z]*c|^--command/.test(a))],
+  // `ssh HOST` with no command: the remote login shell reads the pipe, and HOST may be this machine.
+  ['ssh', (args) => operandCount(args, 'BbcDEeFIiJLlmOopQRSWw') === 1],
 ]);
+
+/** How many words are not options nor an option's value (`valued`: the letters taking the next word). */
+function operandCount(args: readonly string[], valued: string): number {
+  let count = 0;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (!arg.startsWith('-')) { count++; continue; }
+    if (arg.startsWith('--')) continue;
+    const at = [...arg.slice(1)].findIndex((letter) => valued.includes(letter));
+    if (at >= 0 && at === arg.length - 2) i++;
+  }
+  return count;
+}
 
 /**
  * The descriptor the command reads shell code from: 0 for stdin (`sh`, `bash -s`, `source /dev/stdin`,
@@ -82,7 +97,15 @@ const outputSubstitution = /^>\(([\s\S]*)\)$/;
 /** `tee >(sh)`, `printf … > >(bash)`: each `>(…)` body the command writes into, with the text it writes (when known). */
 export const outputSubstitutions = (command: SimpleCommand): { body: string; text: string | undefined }[] => {
   const out: { body: string; text: string | undefined }[] = [];
-  if (command.program === 'tee') for (const arg of command.args) { const m = outputSubstitution.exec(arg); if (m) out.push({ body: m[1]!, text: command.stdin }); }
+  if (command.program === 'tee') {
+    for (const arg of command.args) {
+      // `tee /dev/fd/3 3> >(sh)`: the descriptor opened on the substitution.
+      const fd = descriptorScript.exec(arg)?.[1];
+      const target = fd === undefined ? arg : command.redirects.find((r) => r.op === `${fd}>` || r.op === `${fd}>>`)?.target ?? '';
+      const m = outputSubstitution.exec(target);
+      if (m) out.push({ body: m[1]!, text: command.stdin });
+    }
+  }
   if (command.program === 'exec') return out;
   for (const r of command.redirects) {
     const m = writesStdout(r.op) ? outputSubstitution.exec(r.target) : null;
@@ -255,6 +278,15 @@ export const xargsCommands = (words: readonly string[], input: string | undefine
 };
 
 // ---- ~ after the line changed HOME ----
+
+/** HOME as a prefix assignment gives it to what its command runs (`HOME=/x bash -c 'ls ~'`): the value, null when not known. */
+export const homeFromPrefix = (via: readonly string[]): string | null | undefined => {
+  for (let i = via.length - 1; i >= 0; i--) {
+    const m = /(?:^|\s)HOME=(\S*)/.exec(via[i]!);
+    if (m) return /[$`"'\\]/.test(m[1]!) ? null : m[1]!;
+  }
+  return undefined;
+};
 
 /** `~` and `~/…` as the shell expands them with HOME = `home` (null: a value the line does not know). */
 export const withHome = (word: string, home: string | null): string => {

@@ -8,6 +8,7 @@
  * runs, and how its text reads. ops/gate/scriptFacts.ts reads those files before decide; commandRules.ts judges
  * their text (or the text written earlier on the line).
  */
+import { plumbedFiles } from './plumbedFiles.ts';
 import { firstOperandIndex, parseOptions, type OptionGrammar } from '../../shell/commandOptions.ts';
 import { isShell } from '../../shell/shellInvocation.ts';
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
@@ -279,6 +280,7 @@ const catFiles = (c: SimpleCommand, analysis: ShellAnalysis): RunFile[] => {
     if (m !== null) out.push({ path: unquote(m[1]!), as });
   }
   if (readsStdinOnly(c)) out.push(...each(pipedFiles(c, analysis), as));
+  if (as === 'shell') out.push(...each(plumbedFiles(c), as));
   return out;
 };
 
