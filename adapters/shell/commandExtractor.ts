@@ -460,10 +460,12 @@ export class CommandExtractor {
     words.push(...tail.extraArgs);
     const home = this.changedHome(scope);
     if (home !== undefined) for (let i = 0; i < words.length; i++) words[i] = plumbing.withHome(words[i]!, home);
+    // A bare `cd` goes to HOME: the one the line set.
+    if (home !== undefined && words.length === 1 && words[0] === 'cd') words.push(plumbing.withHome('~', home));
     const commandScope: Scope = {
       ...scope,
       via: assignments.length > 0 ? [...scope.via, assignments.join(' ')] : scope.via,
-      redirects: [...redirects, ...tail.redirects, ...scope.redirects].map((r) => (home === undefined ? r : { ...r, target: plumbing.withHome(r.target, home) })),
+      redirects: home === undefined ? [...redirects, ...tail.redirects, ...scope.redirects] : [...redirects, ...tail.redirects, ...scope.redirects].map((r) => ({ ...r, target: plumbing.withHome(r.target, home) })),
       anchor: scope.where === '' ? node.startIndex : scope.anchor,
     };
     const text = source.slice(node.startIndex, node.endIndex);
@@ -700,7 +702,12 @@ export class CommandExtractor {
         if (inner) this.emit(words, inner, text, undefined, index, level + 1);
       }
     }
-    for (const script of invocation.scripts) this.script(script.source, here, script.via, feed, index, level);
+    for (const script of invocation.scripts) {
+      // `sh -c '"$@"' _ tollgate approve …`: the words after the command string are its positional parameters.
+      const positional = plumbing.commandStringArgs(current, script.source);
+      if (positional === undefined) this.script(script.source, here, script.via, feed, index, level);
+      else this.state.withPositional(positional, () => this.script(script.source, here, script.via, feed, index, level));
+    }
     if (reported) this.followEffects(reported, here, feed, index, level);
     if (reported && this.functionBodies.size > 0) this.callFunction(reported, here, index, level);
     return reported;
@@ -806,9 +813,13 @@ export class CommandExtractor {
     for (const { body, text } of plumbing.outputSubstitutions(command))
       if (text !== undefined) this.script(body, scope, `${command.program} >(...)`, { text, label: `${command.program} >` }, index, level, { redirects: [] });
     const at = this.commands.length - 1;
+    // `exec 3<<EOF … EOF; bash /dev/fd/3`, `exec 3< f; sh <&3`: what the descriptor holds for the rest of the line.
+    for (const { fd, text } of plumbing.execInputs(command, feed?.text, fileContent))
+      for (const name of [`/dev/fd/${fd}`, `/proc/self/fd/${fd}`, `&${fd}`]) this.state.rememberFile(name, text);
     for (const { body, fd } of plumbing.execSubstitutions(command))
       this.pendingReaders.push({ channel: { kind: 'descriptor', fd, after: at }, run: (text) => this.script(body, scope, 'exec >(...)', { text, label: 'exec >' }, index, level, { redirects: [] }) });
     const fd = plumbing.codeDescriptor(command);
+    if (fd === null && plumbing.codeFile(command, null) === undefined) return false;
     const code = fd === null ? undefined : fd === 0 && feed ? undefined : plumbing.descriptorText(command, fd, feed?.text, fileContent);
     const redirects = scope.redirects.filter((redirect) => !redirect.op.includes('<'));
     const label = `${command.program} ${fd === 0 ? 'stdin' : `/dev/fd/${fd}`}`;

@@ -130,6 +130,24 @@ export const execSubstitutions = (command: SimpleCommand): { body: string; fd: n
   });
 };
 
+/** `exec 3<<EOF`, `exec 3<<< …`, `exec 3< f`: the text each input descriptor `exec` opens holds, when known. */
+export const execInputs = (command: SimpleCommand, feed: string | undefined, fileContent: (path: string) => string | undefined): { fd: number; text: string }[] => {
+  if (command.program !== 'exec' || command.args.length > 0) return [];
+  return command.redirects.flatMap((r) => {
+    const m = /^(\d+)(<<<|<<-?|<)$/.exec(r.op);
+    if (m === null || m[1] === '0') return [];
+    const text = m[2] === '<' ? fileContent(r.target) : feed;
+    return text === undefined ? [] : [{ fd: Number(m[1]), text }];
+  });
+};
+
+/** `sh -c SCRIPT NAME ARG…`: the ARG words, the script's positional parameters; undefined when there are none. */
+export const commandStringArgs = (words: readonly string[], script: string): string[] | undefined => {
+  if (!isShell(programName(words[0] ?? ''))) return undefined;
+  const at = words.indexOf(script, 1);
+  return at > 0 && words.length > at + 2 ? words.slice(at + 2) : undefined;
+};
+
 /** The name a coprocess' input is reached by: `coproc sh` is COPROC; `coproc NAME { …; }` is NAME. */
 export const coprocessName = (command: SimpleCommand): string | null => {
   const via = /^coproc(?: ([A-Za-z_][A-Za-z0-9_]*))?$/.exec(command.via.at(-1) ?? '');

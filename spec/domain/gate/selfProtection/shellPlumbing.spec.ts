@@ -52,6 +52,11 @@ describe('shell plumbing: text a shell reads through a substitution, descriptor,
     ['~ after HOME set to a value not known', 'HOME=$X; rm -rf ~/plugins'],
     ['~ in a command HOME is given to', "HOME=/srv/hermes-bot bash -c 'rm -rf ~/plugins'"],
     ['~ in a redirect after HOME changed', 'HOME=/srv/hermes-bot; echo x > ~/config.yaml'],
+    ['a bare cd after HOME changed', 'HOME=/srv/hermes-bot; cd && rm -rf plugins'],
+    ['a script read from a descriptor exec opened on a heredoc', `exec 3<<EOF\n${approve}\nEOF\nsource /dev/fd/3`],
+    ['a shell reading a descriptor exec opened', `exec 3<<EOF\n${approve}\nEOF\nsh <&3`],
+    ['the words after sh -c NAME as its positional parameters', `sh -c '"$@"' _ ${approve}`],
+    ['positional words xargs adds after sh -c NAME', `echo '${approve}' | xargs sh -c '"$@"' _`],
   ];
   for (const [what, line] of stops) it(`blocks ${what}: ${line}`, () => expect(blocks(line)).to.equal(true));
 
@@ -60,6 +65,7 @@ describe('shell plumbing: text a shell reads through a substitution, descriptor,
     'mkfifo f; sh < f & echo hi > f', 'bash /dev/fd/3 3<<EOF\necho hi\nEOF', 'sh < <(echo echo hi)', 'echo hi | sudo -s', 'echo hi | ssh example.org',
     'echo hi | xargs echo', 'echo hi | xargs -I{} sh -c "echo {}"', 'echo a b | xargs -n1 echo', '{ echo ls; } | sh', 'echo data | tee >(gzip > out.gz) | sha256sum',
     'HOME=/tmp/x; rm -rf ~/plugins', 'HOME=/tmp/x; mkdir -p ~/build', 'sort < <(ls)',
+    'HOME=/tmp/x; cd && rm -rf plugins', 'exec 3<<EOF\necho hi\nEOF\nbash /dev/fd/3', `sh -c '"$@"' _ echo hi`,
   ];
   for (const line of allows) it(`allows: ${line}`, () => expect(blocks(line)).to.equal(false));
 
