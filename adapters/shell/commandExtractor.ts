@@ -281,7 +281,8 @@ export class CommandExtractor {
           this.script(body.replace(/\\([\\`$])/g, '$1'), scope, label, undefined, node.startIndex, level, { pipedFrom: [], redirects: [], background: false });
           return undefined;
         }
-        const inner = this.nested(scope, label, node.startIndex);
+        // A command substitution reads the shell's own stdin (`sh -c 'eval "$(cat)"'` run on piped text).
+        const inner = this.nested(scope, label, node.startIndex, type === 'command_substitution' && scope.stdin !== undefined ? { stdin: scope.stdin } : undefined);
         if (!inner) return undefined;
         const first = this.commands.length;
         this.state.inSubshell(() => this.visitChildren(node, inner, level));

@@ -57,6 +57,8 @@ describe('shell plumbing: text a shell reads through a substitution, descriptor,
     ['a shell reading a descriptor exec opened', `exec 3<<EOF\n${approve}\nEOF\nsh <&3`],
     ['the words after sh -c NAME as its positional parameters', `sh -c '"$@"' _ ${approve}`],
     ['positional words xargs adds after sh -c NAME', `echo '${approve}' | xargs sh -c '"$@"' _`],
+    ['a command substitution reading the shell\'s piped input', `echo '${approve}' | sh -c 'eval "$(cat)"'`],
+    ['a command substitution as the command word', `echo '${approve}' | sh -c '$(cat)'`],
   ];
   for (const [what, line] of stops) it(`blocks ${what}: ${line}`, () => expect(blocks(line)).to.equal(true));
 
