@@ -8,6 +8,7 @@ import type { Node, Parser } from 'web-tree-sitter';
 import type { Redirect, SimpleCommand } from '../../domain/shell/shellAnalysis.ts';
 import { programName } from '../../domain/shell/programName.ts';
 import { isShell, shellMode, stdinPaths } from '../../domain/shell/shellInvocation.ts';
+import * as plumbing from './shellPlumbing.ts';
 import { builtinOptions } from './builtinOptions.ts';
 import { builtinValues } from './builtinValues.ts';
 import { describeInvocation } from './commandWrappers.ts';
@@ -43,6 +44,8 @@ interface Scope {
   readonly redirects: readonly Redirect[];
   readonly background: boolean;
   readonly stdin: Feed | undefined;
+  /** The file an earlier stage `cat`s into this one when its text is not known yet (`cat fifo | sh`). */
+  readonly pipedFile?: string;
   /** '' on the line itself; else which nested string we are in, for problem messages. */
   readonly where: string;
   /** Index in the line of the top-level command that carried a nested string. */
@@ -161,6 +164,7 @@ export class CommandExtractor {
       source: this.line, via: [], depth: 0, pipedFrom: [], redirects: [], background: false, stdin: undefined,
       where: '', anchor: 0,
     }, 0);
+    this.feedPendingReaders();
   }
 
   /** `level` carries on from the enclosing tree, so nested strings cannot multiply the stack depth. */
@@ -277,12 +281,13 @@ export class CommandExtractor {
           this.script(body.replace(/\\([\\`$])/g, '$1'), scope, label, undefined, node.startIndex, level, { pipedFrom: [], redirects: [], background: false });
           return undefined;
         }
-        const inner = this.nested(scope, label, node.startIndex);
+        // A command substitution reads the shell's own stdin (`sh -c 'eval "$(cat)"'` run on piped text).
+        const inner = this.nested(scope, label, node.startIndex, type === 'command_substitution' && scope.stdin !== undefined ? { stdin: scope.stdin } : undefined);
         if (!inner) return undefined;
         const first = this.commands.length;
         this.state.inSubshell(() => this.visitChildren(node, inner, level));
         // `bash <(echo '...')` runs what the substitution prints: remember it as the content of that "file".
-        const output = this.commands.length === first + 1 ? staticOutput(this.commands[first]!) : undefined;
+        const output = this.commands.length === first + 1 ? staticOutput(this.commands[first]!) ?? plumbing.catOutput(this.commands[first]!, (path) => this.state.fileContent(path)) : undefined;
         if (type === 'process_substitution' && output !== undefined) this.state.rememberFile(textOf(scope, node), output);
         return undefined;
       }
@@ -332,16 +337,18 @@ export class CommandExtractor {
   private pipeline(stages: readonly Stage[], scope: Scope, level: number, tail: Tail): void {
     const upstream = [...scope.pipedFrom];
     let feed = scope.stdin;
+    let pipedFile: string | undefined;
     stages.forEach((stage, i) => {
       const first = this.commands.length;
-      const stageScope: Scope = { ...scope, pipedFrom: [...upstream], stdin: feed };
+      const stageScope: Scope = { ...scope, pipedFrom: [...upstream], stdin: feed, pipedFile };
       const primary = stage(stageScope, level + 1, i === stages.length - 1 ? tail : noTail);
       for (let k = first; k < this.commands.length; k++) {
         const program = this.commands[k]!.program;
         if (!upstream.includes(program)) upstream.push(program);
       }
-      const output = primary && staticOutput(primary);
-      feed = output === undefined ? undefined : { text: output, label: `${primary!.program} |` };
+      const output = plumbing.stageOutput(this.commands.slice(first), primary);
+      feed = output === undefined ? undefined : { text: output, label: `${primary?.program ?? '{ … }'} |` };
+      pipedFile = output === undefined && primary?.program === 'cat' && primary.args.length === 1 ? primary.args[0] : undefined;
     });
   }
 
@@ -452,10 +459,14 @@ export class CommandExtractor {
     }
     if (words.length === 0) return undefined;
     words.push(...tail.extraArgs);
+    const home = this.changedHome(scope);
+    if (home !== undefined) for (let i = 0; i < words.length; i++) words[i] = plumbing.withHome(words[i]!, home);
+    // A bare `cd` goes to HOME: the one the line set.
+    if (home !== undefined && words.length === 1 && words[0] === 'cd') words.push(plumbing.withHome('~', home));
     const commandScope: Scope = {
       ...scope,
       via: assignments.length > 0 ? [...scope.via, assignments.join(' ')] : scope.via,
-      redirects: [...redirects, ...tail.redirects, ...scope.redirects],
+      redirects: home === undefined ? [...redirects, ...tail.redirects, ...scope.redirects] : [...redirects, ...tail.redirects, ...scope.redirects].map((r) => ({ ...r, target: plumbing.withHome(r.target, home) })),
       anchor: scope.where === '' ? node.startIndex : scope.anchor,
     };
     const text = source.slice(node.startIndex, node.endIndex);
@@ -685,7 +696,19 @@ export class CommandExtractor {
       const inner = this.nested(here, run.via, index, { pipedFrom: here.pipedFrom, redirects: here.redirects, background: here.background });
       if (inner) this.emit(run.words, inner, text, undefined, index, level + 1);
     }
-    for (const script of invocation.scripts) this.script(script.source, here, script.via, feed, index, level);
+    // `echo approve a1 | xargs tollgate`: the commands xargs makes of its known input.
+    if (invocation.reportSelf && invocation.runs.length === 1 && invocation.runs[0]!.via.startsWith('xargs')) {
+      for (const words of plumbing.xargsCommands(current, feed?.text, (path) => this.state.fileContent(path))) {
+        const inner = this.nested(here, 'xargs (input)', index, { pipedFrom: here.pipedFrom, redirects: here.redirects, background: here.background });
+        if (inner) this.emit(words, inner, text, undefined, index, level + 1);
+      }
+    }
+    for (const script of invocation.scripts) {
+      // `sh -c '"$@"' _ tollgate approve …`: the words after the command string are its positional parameters.
+      const positional = plumbing.commandStringArgs(current, script.source);
+      if (positional === undefined) this.script(script.source, here, script.via, feed, index, level);
+      else this.state.withPositional(positional, () => this.script(script.source, here, script.via, feed, index, level));
+    }
     if (reported) this.followEffects(reported, here, feed, index, level);
     if (reported && this.functionBodies.size > 0) this.callFunction(reported, here, index, level);
     return reported;
@@ -716,6 +739,7 @@ export class CommandExtractor {
     if ((program === 'mapfile' || program === 'readarray') && args.some((arg) => /^-[a-zA-Z]*C/.test(arg)))
       for (const code of mapfileCallbacks(args)) this.script(code, scope, `${program} -C`, undefined, index, level);
     this.state.recordWrites(command);
+    if (this.followPlumbing(command, scope, feed, index, level)) return;
     const readsStdin = isShell(program) ? shellMode(args).kind === 'stdin' : (program === 'source' || program === '.') && stdinPaths.has(args[0] ?? '');
     if (feed && readsStdin) {
       // The shell reads its code from standard input: that input is consumed as code, not passed on.
@@ -766,6 +790,57 @@ export class CommandExtractor {
     for (const found of deferredTexts(text, assignedTo)) {
       if (found.text.includes(deferredEnd)) { this.problem(`${found.source} text that cannot be read`, index, scope); continue; }
       this.script(`: <<${deferredEnd}\n${found.text}\n${deferredEnd}\n`, scope, `${found.source} expanded later`, undefined, index, level);
+    }
+  }
+
+  /** HOME's value once the line changed it (null: to one not known); undefined while it is the session's. */
+  private changedHome(scope: Scope): string | null | undefined {
+    if (!this.line.includes('HOME')) return undefined;
+    const prefixed = plumbing.homeFromPrefix(scope.via);
+    if (prefixed !== undefined) return prefixed;
+    if (this.state.valuesOf('HOME').length === 0 && !this.state.mayBeUnknown('HOME')) return undefined;
+    return this.state.lookup('HOME') ?? null;
+  }
+
+  /** Readers whose input the rest of the line writes (a fifo, `exec > >(sh)`, a coprocess), fed once the walk is done. */
+  private readonly pendingReaders: { channel: plumbing.Channel; run: (text: string) => void }[] = [];
+
+  /**
+   * Code reaching a shell through plumbing (shellPlumbing.ts): `sh < <(…)`, `bash /dev/fd/3 3<<EOF`, `tee >(sh)`,
+   * `exec > >(sh)`, `coproc sh`, `sh < fifo`. True when the command's own code was walked here.
+   */
+  private followPlumbing(command: SimpleCommand, scope: Scope, feed: Feed | undefined, index: number, level: number): boolean {
+    const fileContent = (path: string) => this.state.fileContent(path);
+    for (const { body, text } of plumbing.outputSubstitutions(command))
+      if (text !== undefined) this.script(body, scope, `${command.program} >(...)`, { text, label: `${command.program} >` }, index, level, { redirects: [] });
+    const at = this.commands.length - 1;
+    // `exec 3<<EOF … EOF; bash /dev/fd/3`, `exec 3< f; sh <&3`: what the descriptor holds for the rest of the line.
+    for (const { fd, text } of plumbing.execInputs(command, feed?.text, fileContent))
+      for (const name of [`/dev/fd/${fd}`, `/proc/self/fd/${fd}`, `&${fd}`]) this.state.rememberFile(name, text);
+    for (const { body, fd } of plumbing.execSubstitutions(command))
+      this.pendingReaders.push({ channel: { kind: 'descriptor', fd, after: at }, run: (text) => this.script(body, scope, 'exec >(...)', { text, label: 'exec >' }, index, level, { redirects: [] }) });
+    const fd = plumbing.codeDescriptor(command);
+    if (fd === null && plumbing.codeFile(command, null) === undefined) return false;
+    const code = fd === null ? undefined : fd === 0 && feed ? undefined : plumbing.descriptorText(command, fd, feed?.text, fileContent);
+    const redirects = scope.redirects.filter((redirect) => !redirect.op.includes('<'));
+    const label = `${command.program} ${fd === 0 ? 'stdin' : `/dev/fd/${fd}`}`;
+    if (code !== undefined) { this.script(code, { ...scope, redirects }, label, undefined, index, level); return true; }
+    if (fd === 0 && feed) {
+      if (plumbing.startsStdinShell(command)) this.script(feed.text, { ...scope, redirects }, `${command.program} (stdin)`, undefined, index, level);
+      return false;
+    }
+    const runCode = (text: string) => this.script(text, { ...scope, redirects }, `${label} (written later)`, undefined, index, level);
+    const coprocess = fd === 0 ? plumbing.coprocessName(command) : null;
+    if (coprocess !== null) this.pendingReaders.push({ channel: { kind: 'coprocess', name: coprocess }, run: runCode });
+    const file = plumbing.codeFile(command, fd) ?? (fd === 0 ? scope.pipedFile : undefined);
+    if (file !== undefined && fileContent(file) === undefined) this.pendingReaders.push({ channel: { kind: 'file', path: file }, run: runCode });
+    return false;
+  }
+
+  private feedPendingReaders(): void {
+    for (const { channel, run } of this.pendingReaders.splice(0)) {
+      const text = plumbing.textSentTo(this.commands, channel);
+      if (text !== undefined) run(text);
     }
   }
 

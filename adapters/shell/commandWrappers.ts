@@ -313,6 +313,14 @@ const shellQuote = (word: string): string => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(wo
 
 const noOptions = wrapper({});
 
+/** `coproc NAME { cmd; }`: the grammar reads the group as words of a command named NAME; the command is after the `{`. */
+const coprocess: Handler = (args, name) => {
+  const open = args[0] === '{' ? 0 : args[1] === '{' ? 1 : -1;
+  if (open < 0) return noOptions(args, name);
+  const words = args.slice(open + 1).filter((w) => w !== '}');
+  return words.length === 0 ? plain : { reportSelf: false, runs: [{ via: open === 1 ? `${name} ${args[0]}` : name, words }], scripts: [] };
+};
+
 const handlers = new Map<string, Handler>([
   ['sudo', wrapper({
     grammar: { shortWithValue: 'CDghpRrtTUu', longWithValue: ['close-from', 'chdir', 'group', 'host', 'prompt', 'chroot', 'role', 'type', 'command-timeout', 'other-user', 'user'] },
@@ -327,7 +335,7 @@ const handlers = new Map<string, Handler>([
   ['nohup', noOptions],
   ['setsid', noOptions],
   ['unbuffer', noOptions],
-  ['coproc', noOptions],
+  ['coproc', coprocess],
   ['busybox', noOptions],
   ['toybox', noOptions],
   ['time', wrapper({ grammar: { shortWithValue: 'fo', longWithValue: ['format', 'output'] } })],

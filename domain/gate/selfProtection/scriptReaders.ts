@@ -8,6 +8,7 @@
  * runs, and how its text reads. ops/gate/scriptFacts.ts reads those files before decide; commandRules.ts judges
  * their text (or the text written earlier on the line).
  */
+import { plumbedFiles, plumbedShellReader } from './plumbedFiles.ts';
 import { firstOperandIndex, parseOptions, type OptionGrammar } from '../../shell/commandOptions.ts';
 import { isShell } from '../../shell/shellInvocation.ts';
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
@@ -283,6 +284,7 @@ const catFiles = (c: SimpleCommand, analysis: ShellAnalysis): RunFile[] => {
     if (m !== null) out.push({ path: unquote(m[1]!), as });
   }
   if (readsStdinOnly(c)) out.push(...each(pipedFiles(c, analysis), as));
+  if (as === 'shell') out.push(...each(plumbedFiles(c), as));
   return out;
 };
 
@@ -451,6 +453,7 @@ const helperFiles = (c: SimpleCommand): RunFile[] => {
 };
 
 export const scriptReaders: readonly ScriptReader[] = [
+  plumbedShellReader,
   {
     name: 'awk -f and --include program files', programs: /^(?:awk|gawk|mawk|nawk|busybox-awk)$/, files: awkFiles,
     stops: ["echo 'BEGIN{system(\"tollgate approve abc always\")}' > /tmp/a.awk; awk -f /tmp/a.awk", "printf 'BEGIN { system(\"rm -rf ~/.hermes/plugins\") }\\n' > /tmp/b.awk; gawk --file=/tmp/b.awk /dev/null"],

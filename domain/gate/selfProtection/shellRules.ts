@@ -12,6 +12,7 @@ import { containsAnywhere, containsProtected, isPattern, matchAbsolute, resolveP
 import { lineGlobbing, plainGlobbing, type Globbing } from './lineGlobbing.ts';
 import { readsEverything, secretReached, type WalkFilter } from './secretWalks.ts';
 import { printsMatchingLines } from './treeReaders.ts';
+import { devSocketReachesPort } from './devTcpPorts.ts';
 import { contextOf, hitInText, hitOf, withDefaults, wordHit, type LineScope } from './shellScope.ts';
 import { argWords, findListedFolders, operandsOf, readOnlyPrograms, type Landing, type Operands } from './shellOperands.ts';
 import { npmLoadsCode, wrapperWrites } from './programWrites.ts';
@@ -86,7 +87,7 @@ const socketTarget = (command: SimpleCommand, scope: LineScope): string | null =
     const onPort = words.some((w) => w === portText || portInWord.test(w));
     if (onLoopback && onPort && !readOnlyPrograms.has(program)) return `127.0.0.1:${port}`;
     // bash's own /dev/tcp: any program can reach the port through a redirect.
-    if (command.redirects.some((r) => devTcp.test(r.target))) return `127.0.0.1:${port}`;
+    if (command.redirects.some((r) => devTcp.test(r.target) || devSocketReachesPort(r.target, port)) || devSocketReachesPort(command.programPath, port)) return `127.0.0.1:${port}`;
   }
   // Any other program handed a socket path (python -c with the path, a script given it as an argument).
   if (!readOnlyPrograms.has(program)) {
