@@ -46,6 +46,8 @@ interface Scope {
   readonly stdin: Feed | undefined;
   /** The file an earlier stage `cat`s into this one when its text is not known yet (`cat fifo | sh`). */
   readonly pipedFile?: string;
+  /** Patterns for the names an earlier stage lists (`find DIR`, `ls PATTERN`): a `read` there takes one of them. */
+  readonly pipedListing?: readonly string[];
   /** '' on the line itself; else which nested string we are in, for problem messages. */
   readonly where: string;
   /** Index in the line of the top-level command that carried a nested string. */
@@ -338,9 +340,10 @@ export class CommandExtractor {
     const upstream = [...scope.pipedFrom];
     let feed = scope.stdin;
     let pipedFile: string | undefined;
+    let pipedListing: readonly string[] | undefined;
     stages.forEach((stage, i) => {
       const first = this.commands.length;
-      const stageScope: Scope = { ...scope, pipedFrom: [...upstream], stdin: feed, pipedFile };
+      const stageScope: Scope = { ...scope, pipedFrom: [...upstream], stdin: feed, pipedFile, pipedListing };
       const primary = stage(stageScope, level + 1, i === stages.length - 1 ? tail : noTail);
       for (let k = first; k < this.commands.length; k++) {
         const program = this.commands[k]!.program;
@@ -349,6 +352,7 @@ export class CommandExtractor {
       const output = plumbing.stageOutput(this.commands.slice(first), primary);
       feed = output === undefined ? undefined : { text: output, label: `${primary?.program ?? '{ … }'} |` };
       pipedFile = output === undefined && primary?.program === 'cat' && primary.args.length === 1 ? primary.args[0] : undefined;
+      pipedListing = output === undefined && primary !== undefined ? listedPatterns(primary) : undefined;
     });
   }
 
@@ -664,8 +668,11 @@ export class CommandExtractor {
       const text = listed === undefined ? wordValue(value, scope.source, this.state.lookup) : '';
       // An unquoted `$P` in the list is split into words, as the shell splits it.
       const unquoted = listed === undefined && (value.type === 'simple_expansion' || value.type === 'expansion') && this.state.defaultIfs();
+      // A glob (`for f in ~/.hermes/*`) is kept as the pattern: NAME holds each name it matches, and the floor
+      // matches patterns against what it protects.
       for (const word of listed ?? (unquoted ? text.split(/[ \t\n]+/).filter((part) => part !== '') : [text]))
-        if (!/[$`*?[]/.test(word)) this.state.remember(textOf(scope, name), word);
+        // (Not a /proc glob: its names are process ids, which the kill rules judge as unknown.)
+        if (!/[$`]/.test(word) && !(/[*?[]/.test(word) && word.startsWith('/proc/'))) this.state.remember(textOf(scope, name), word);
     }
   }
 
@@ -730,6 +737,8 @@ export class CommandExtractor {
         const elements = known?.arrays.get(name);
         if (scalar !== undefined) this.state.assignByBuiltin(name, scalar, this.straight());
         else if (elements !== undefined) this.state.assignArray(name, [...elements], this.straight());
+        // `find ~/.hermes | while read f; do : > "$f"; done`: f is one of the names listed.
+        else if (program === 'read' && scope.pipedListing !== undefined && scope.pipedListing.length > 0) for (const pattern of scope.pipedListing) this.state.remember(name, pattern);
         else this.state.untrack(name);
       }
     }
@@ -1071,3 +1080,23 @@ const touchedNames = (line: string): string[] => {
   return [...names];
 };
 
+/**
+ * The names a listing program prints, as patterns: `find DIR…` (every name below each DIR), `ls`/`fd`/`git ls-files`
+ * operands; undefined for any other program. Options are skipped; a find expression starts at `-`, `(` or `!`.
+ */
+const listedPatterns = (command: SimpleCommand): string[] | undefined => {
+  const { program, args } = command;
+  // One pattern per folder (a name directly below it stands for the whole tree: writing it may be any file there).
+  const below = (dir: string) => [`${dir.replace(/\/+$/, '')}/*`];
+  if (program === 'find') {
+    const roots: string[] = [];
+    for (const arg of args) { if (/^[-(!]/.test(arg)) break; roots.push(arg); }
+    return (roots.length === 0 ? ['.'] : roots).flatMap(below);
+  }
+  if (program === 'ls' || program === 'fd' || program === 'fdfind' || program === 'locate') {
+    const operands = args.filter((a) => !a.startsWith('-'));
+    const dirs = program === 'fd' || program === 'fdfind' ? operands.slice(1) : operands;
+    return (dirs.length === 0 ? ['.'] : dirs).flatMap((d) => (/[*?[]/.test(d) ? [d] : below(d)));
+  }
+  return undefined;
+};

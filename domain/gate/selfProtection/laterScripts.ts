@@ -15,15 +15,23 @@ const path = String.raw`(?:~\/[^\s;&|)'"\`]+|\/[^\s/;&|)'"\`]+\/[^\s;&|)'"\`]*)`
 const interpreterRun = new RegExp(String.raw`(?:^|[\s;&|(\`'"!])(?:sh|bash|dash|zsh|ksh|mksh|ash|fish|source|\.|exec|env|nohup|python[0-9.]*|node|nodejs|perl|ruby|php|deno|bun)\s+(?:-[\w-]+\s+)*(['"]?)(${path})\1`, 'g');
 const commandRun = new RegExp(String.raw`(?:^|[\n;&|(\`'"!]|&&|\|\|)\s*(?:\*\s+\*\s+\*\s+\*\s+\*\s+|@\w+\s+)?(${path})`, 'g');
 
-/** The first script outside the system's folders that the text runs, or null. */
+/**
+ * A home's own set-up files (`~/.bash_aliases`, `~/.cargo/env`, `~/.nvm/nvm.sh`): a dot folder or file right below the
+ * home. Startup files source them all the time, and the floor guards the common ones as startup files themselves.
+ */
+const homeDotFile = /^(?:~|\/root|\/home\/[^/]+)\/\./;
+
+const trusted = (path: string): boolean => systemFolders.test(path) || homeDotFile.test(path) || (path.startsWith('/dev/') && !path.startsWith('/dev/shm/')) || path === '/' || path === '~';
+
+/** The first script outside the system's folders (and the home's dot files) that the text runs, or null. */
 export const unreadScriptRun = (text: string): string | null => {
   if (!text.includes('/') && !text.includes('~')) return null;
-  for (const m of text.matchAll(interpreterRun)) if (!systemFolders.test(m[2]!) && m[2] !== '/dev/null') return m[2]!;
-  for (const m of text.matchAll(commandRun)) if (!systemFolders.test(m[1]!) && !m[1]!.startsWith('/dev/') && m[1] !== '/' && m[1] !== '~') return m[1]!;
+  for (const m of text.matchAll(interpreterRun)) if (!trusted(m[2]!)) return m[2]!;
+  for (const m of text.matchAll(commandRun)) if (!trusted(m[1]!)) return m[1]!;
   return null;
 };
 
 export const laterScriptExamples = {
-  stops: ['sh /tmp/x', 'source /tmp/x', '. ~/x.sh', "bash -e '/home/agent/x'", '/tmp/x --flag', '* * * * * ~/x.sh', '@reboot /home/agent/run', 'less; python3 /tmp/p.py', 'exec /tmp/x "$@"'],
-  allows: ['less -R', '+/error', '/error', 'sh /usr/local/bin/pager.sh', '/usr/bin/vim', 'source /etc/profile', 'echo hi > /dev/null', 'ls ~/projects', 'cat /tmp/x', '0 3 * * * /usr/local/bin/backup.sh', 'bash ./build.sh'],
+  stops: ['sh /tmp/x', 'source /tmp/x', '. ~/x.sh', 'source /home/agent/e.txt', '. /dev/shm/x', "bash -e '/home/agent/x'", '/tmp/x --flag', '* * * * * ~/x.sh', '@reboot /home/agent/run', 'less; python3 /tmp/p.py', 'exec /tmp/x "$@"'],
+  allows: ['less -R', '+/error', '/error', 'source ~/.bash_aliases', '. "$HOME/.cargo/env"', '. ~/.nvm/nvm.sh', 'source /root/.profile', 'sh /usr/local/bin/pager.sh', '/usr/bin/vim', 'source /etc/profile', 'echo hi > /dev/null', 'ls ~/projects', 'cat /tmp/x', '0 3 * * * /usr/local/bin/backup.sh', 'bash ./build.sh'],
 };
