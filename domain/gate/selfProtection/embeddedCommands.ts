@@ -78,7 +78,7 @@ const texts = (where: string, values: readonly string[]): Embedded[] => values.m
 
 /** Keys (lower-cased) git runs as a shell command, or whose alias `!…` is one. */
 const gitCommandKey = /^(?:alias\..+|core\.(?:pager|editor|sshcommand|fsmonitor|askpass|gitproxy|alternaterefscommand)|submodule\..+\.update|gpg\.ssh\.defaultkeycommand|sequence\.editor|diff\.external|pager\..+|interactive\.difffilter|web\.browser|credential\.(?:.+\.)?helper|gpg\.(?:.+\.)?program|(?:diff|merge|filter|difftool|mergetool|man|browser)\..+\.(?:command|textconv|driver|clean|smudge|process|cmd|path)|sendemail\.(?:sendmailcmd|smtpserver|tocmd|cccmd)|remote\..+\.(?:receivepack|uploadpack)|uploadpack\.packobjectshook)$/;
-const isGitCommandKey = (key: string): boolean => {
+export const isGitCommandKey = (key: string): boolean => {
   const dot = key.lastIndexOf('.');
   const first = key.indexOf('.');
   // Section and variable names are case-insensitive; a subsection between them keeps its case.
@@ -330,7 +330,7 @@ const makeInputs = (command: SimpleCommand, line: LineText): Embedded[] => {
 // ---- environment variables that hold a command (or a startup file) for the program or the shells it starts ----
 
 /** Variables whose value is command text, for any program (its children may be the shell, git or a pager). */
-const commandVariables = /^(?:GIT_(?:PAGER|EDITOR|SEQUENCE_EDITOR|SSH_COMMAND|SSH|ASKPASS|EXTERNAL_DIFF|CONFIG_PARAMETERS|CONFIG_VALUE_\d+|PROXY_COMMAND)|SSH_ASKPASS|(?:MAN|SYSTEMD_|GH_|PSQL_|BAT_|DELTA_)?PAGER|GH_EDITOR|EDITOR|VISUAL|SUDO_EDITOR|FCEDIT|SVN_EDITOR|HGEDITOR|LESSOPEN|LESSCLOSE|LESS|PROMPT_COMMAND|PS[0-4]|BASH_FUNC_.+|RSYNC_RSH|RSYNC_CONNECT_PROG|TAR_OPTIONS|MAKEFLAGS|BROWSER)$/;
+export const commandVariables = /^(?:GIT_(?:PAGER|EDITOR|SEQUENCE_EDITOR|SSH_COMMAND|SSH|ASKPASS|EXTERNAL_DIFF|CONFIG_PARAMETERS|CONFIG_VALUE_\d+|PROXY_COMMAND)|SSH_ASKPASS|(?:MAN|SYSTEMD_|GH_|PSQL_|BAT_|DELTA_)?PAGER|GH_EDITOR|EDITOR|VISUAL|SUDO_EDITOR|FCEDIT|SVN_EDITOR|HGEDITOR|LESSOPEN|LESSCLOSE|LESS|PROMPT_COMMAND|PS[0-4]|BASH_FUNC_.+|RSYNC_RSH|RSYNC_CONNECT_PROG|TAR_OPTIONS|MAKEFLAGS|BROWSER)$/;
 /** Variables naming a file the shell reads first: judged by the file when the line wrote it. */
 const startupFileVariables = /^(?:BASH_ENV|ENV|PYTHONSTARTUP)$/;
 /**
