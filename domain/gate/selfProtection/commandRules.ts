@@ -11,6 +11,7 @@ import { joinLineContinuations } from '../../shell/lineContinuations.ts';
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
 import { loaderFileFindings } from './loaderFileTexts.ts';
 import { exportedLoaderFileFindings } from './exportedLoaders.ts';
+import { loaderFileCommandRule } from './loaderFileCommands.ts';
 import { embeddedCommandFindings, exportedCommandFindings, foreignLibraries } from './embeddedCommands.ts';
 import { inlineCodeFindings, shellTextFindings, scriptLanguage, type CodeFinding } from './inlineCode.ts';
 import { packageManagerCommand } from './controlCommands.ts';
@@ -645,6 +646,7 @@ export const commandRules: readonly CommandRule[] = [
   },
   // Set-up a later innocent call runs: systemd units and environments, npm settings, stored commands (persistenceCommands.ts).
   ...persistenceCommandRules,
+  loaderFileCommandRule,
 ];
 
 /** `export HERMES_SAFE_MODE=1`, `HERMES_HOME=/tmp/h`: a declaration changes what the next Hermes started from this shell does. */

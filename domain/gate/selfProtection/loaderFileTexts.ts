@@ -24,19 +24,49 @@ export const unreadFileRun = (command: string): string | null => {
   const script = interpreters.test(first.split('/').pop() ?? '') && !words.some((w) => /^-[A-Za-z]*c$|^-e$/.test(w)) ? words.slice(1).find((w) => !w.startsWith('-')) : undefined;
   for (const file of [first, script]) {
     if (file === undefined || !/[/$`]/.test(file)) continue;
+    // `./scripts/lint.sh`: a file of the project, as its hooks are (its writes are judged where they happen).
+    if (!/^[/~$`]/.test(file) && !file.split('/').includes('..')) continue;
     if (file.startsWith('/') && systemFolder.test(file) && !file.includes('..')) continue;
     return file;
   }
   return null;
 };
 
+/**
+ * A code file's string literals read as one command, glued and spaced: `(concat "toll" "gate approve")`,
+ * `(call-process "pkill" nil nil nil "-f" "tollgate serve")`, Lua's `"a" .. "b"` run what their literals spell.
+ */
+const literalViews = (content: string): string => {
+  const literals = [...content.matchAll(/"((?:[^"\\\n]|\\.)*)"|'([^'\n]*)'/g)].map((m) => m[1] ?? m[2] ?? '');
+  return literals.length < 2 ? '' : `\n${literals.join(' ')}\n${literals.join('')}`;
+};
+
+/** A temporary folder any later call may fill: a loader file that sources, loads or runs from it runs anything. */
+const temporaryPath = /(?:^|[\s'"=(@:,[{]|\.\s)(\/(?:tmp|var\/tmp|dev\/shm)\/[^\s'"),;\]}]*)/m;
+/** Keys whose value a settings file's program runs: a desktop entry's, pre-commit's, starship's. */
+const commandKey = /^\s*(?:-\s+)?(?:Exec|TryExec|entry|command|when|shell)\s*[=:]\s*(.+)$/gm;
+
+const unreadCode = (row: LoaderFileRow, content: string): CodeFinding | null => {
+  if (row.language === 'environment' || row.language === 'docker') return null;
+  const temporary = temporaryPath.exec(content);
+  if (temporary !== null) return { id: 'hidden-command', what: `loads or runs ${temporary[1]}, which any later call may fill` };
+  if (row.language !== 'settings') return null;
+  for (const m of content.matchAll(commandKey)) {
+    const file = unreadFileRun(m[1]!.trim().replace(/^(["'])([\s\S]*)\1$/, '$2'));
+    if (file !== null) return { id: 'hidden-command', what: `runs ${file}, a file the floor cannot read` };
+  }
+  return null;
+};
+
 const textFindings = (row: LoaderFileRow, content: string, index: ProtectionIndex, context: PathContext): CodeFinding[] => {
+  const unread = unreadCode(row, content);
+  if (unread !== null) return [unread];
   switch (row.language) {
     case 'shell': return shellTextFindings(content, index, context);
     case 'python': return inlineCodeFindings(content, index, context);
     case 'code': {
       const code = inlineCodeFindings(content, index, context);
-      return code.length > 0 ? code : shellTextFindings(content, index, context);
+      return code.length > 0 ? code : shellTextFindings(content + literalViews(content), index, context);
     }
     case 'settings': return shellTextFindings(`${content}\n${settingValues(content)}`, index, context);
     case 'environment': return environmentFindings(content, index, context);

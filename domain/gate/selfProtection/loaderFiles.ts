@@ -164,13 +164,31 @@ export const loaderFileRow = (path: string, home: string | null, cwd: string | n
   const segments = full.split('/').filter((s) => s !== '' && s !== '.');
   const name = segments[segments.length - 1];
   if (name === undefined) return null;
-  if (!lastNames.has(name) && !folderNames.has(segments[segments.length - 2] ?? '')) return null;
+  if (!lastNames.has(name) && !folderNames.has(segments[segments.length - 2] ?? '') && !name.endsWith('.el') && !name.endsWith('_config.py')) return null;
   const absolute = tilde || full.startsWith('/');
   const inHome = absolute ? homeRelative(segments, home === null ? null : home.split('/').filter((s) => s !== ''), tilde) : null;
   // A relative path keeps its folders but never reads as a system one (`etc/profile.d/x` in a project).
   const all = absolute ? segments : ['.', ...segments];
   for (const row of loaderFileRows) if (row.test(inHome, all)) return row;
   return null;
+};
+
+/** File names that probe a folder: one of them inside it falls under a row when the folder's every file does. */
+const folderProbes = ['x.desktop', 'x.fish', 'x.el', 'x.py', 'x.sh', 'x'];
+
+/** Whether a folder (its segments; `~` first when the home is not known) holds files loaded at start: autostart, completions, profile.d … */
+export const loaderFolder = (segments: readonly string[], home: readonly string[] | null): boolean => {
+  if (segments.length === 0 || !folderNames.has(segments[segments.length - 1]!)) return false;
+  const folder = segments[0] === '~' || segments[0] === '$HOME' ? segments.join('/') : `/${segments.join('/')}`;
+  const homePath = home === null ? null : `/${home.join('/')}`;
+  return folderProbes.some((probe) => loaderFileRow(`${folder}/${probe}`, homePath) !== null);
+};
+
+/** Whether a file (any name: `cp -r x ~/.config/autostart` lands `autostart/x`) lies in such a folder. */
+export const inLoaderFolder = (path: string, home: string | null): boolean => {
+  const folder = path.replace(/\/+$/, '').slice(0, Math.max(0, path.replace(/\/+$/, '').lastIndexOf('/')));
+  if (!folderNames.has(folder.slice(folder.lastIndexOf('/') + 1))) return false;
+  return folderProbes.some((probe) => loaderFileRow(`${folder}/${probe}`, home) !== null);
 };
 
 // ---- reading the text as the program does ----
@@ -195,7 +213,8 @@ export interface EnvironmentPair { readonly name: string; readonly value: string
 export const environmentPairs = (text: string): EnvironmentPair[] => {
   const out: EnvironmentPair[] = [];
   for (const line of text.split('\n')) {
-    const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)(?:\s+(?:DEFAULT|OVERRIDE))?\s*[+]?=\s*(.*)$/.exec(line);
+    // Not anchored: a line printed with its format in front (`printf '%s' 'A=1'`) still names A.
+    const match = /(?:^|\s)(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)(?:\s+(?:DEFAULT|OVERRIDE))?\s*[+]?=\s*(.*)$/.exec(line);
     if (match !== null) out.push({ name: match[1]!, value: match[2]!.trim().replace(/^(["'])([\s\S]*)\1$/, '$2') });
   }
   return out;

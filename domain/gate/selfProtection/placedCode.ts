@@ -9,7 +9,7 @@
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
 import { normalizePath } from '../../shell/shellPaths.ts';
 import { copyLayout, readOnlyPrograms } from './shellOperands.ts';
-import { loaderFileRow } from './loaderFiles.ts';
+import { inLoaderFolder, loaderFileRow, loaderFolder } from './loaderFiles.ts';
 
 export interface RunLaterPlace {
   readonly name: string;
@@ -36,6 +36,12 @@ const underHome = (segments: readonly string[], home: readonly string[] | null, 
 const systemBinFolders = new Set(['/usr/local/bin', '/usr/local/sbin', '/usr/bin', '/usr/sbin', '/bin', '/sbin']);
 const homeBinFolders: readonly (readonly string[])[] = [['.local', 'bin'], ['bin'], ['.cargo', 'bin'], ['go', 'bin'], ['.npm-global', 'bin'], ['.deno', 'bin'], ['.bun', 'bin']];
 
+/** A file a program loads at its next start (loaderFiles.ts): what is copied or streamed there must be readable. */
+const loadedAtStart: RunLaterPlace = {
+  name: 'loaded-at-start', why: 'A program loads the file at its next start and runs what it says.', folder: (segments, home) => loaderFolder(segments, home), byName: false,
+  stops: ['/home/agent/.emacs', '/home/agent/.config/autostart/x.desktop'], allows: ['/home/agent/project/notes.el'],
+};
+
 export const runLaterPlaces: readonly RunLaterPlace[] = [
   {
     name: 'git-hooks',
@@ -58,12 +64,12 @@ export const runLaterPlaces: readonly RunLaterPlace[] = [
     byName: true,
     stops: ['/usr/local/bin/ls', '/home/agent/.local/bin/git', '/home/agent/bin/npm', '/usr/bin/python3'],
     allows: ['/home/agent/project/bin/ls', '/usr/local/lib/x', '/home/agent/.local/share/bin/x'],
-  },
+  },  loadedAtStart,
 ];
 
 /** The place a file path (absolute, or relative as written) lands in, if any: its folder is one of the rows'. */
 export const runLaterPlace = (path: string, home: string | null): RunLaterPlace | null => {
-  if (loaderFileRow(path, home) !== null) return loadedAtStart;
+  if (loaderFileRow(path, home) !== null || inLoaderFolder(path, home)) return loadedAtStart;
   // Every place's folder name holds one of these: most paths are none of them.
   if (!path.includes('bin') && !path.includes('hooks') && !path.includes('husky')) return null;
   const segments = segmentsOf(path);
@@ -72,12 +78,6 @@ export const runLaterPlace = (path: string, home: string | null): RunLaterPlace 
   const homeSegments = home === null ? null : segmentsOf(home);
   for (const place of runLaterPlaces) if (place.folder(folder, homeSegments)) return place;
   return null;
-};
-
-/** A file a program loads at its next start (loaderFiles.ts): what is copied or streamed there must be readable. */
-const loadedAtStart: RunLaterPlace = {
-  name: 'loaded-at-start', why: 'A program loads the file at its next start and runs what it says.', folder: () => false, byName: false,
-  stops: ['/home/agent/.emacs', '/home/agent/.config/autostart/x.desktop'], allows: ['/home/agent/project/notes.el'],
 };
 
 /** Whether a folder itself is one of the places (a copy into it lands a file there), or holds one (`.git`, `~/.local`). */
