@@ -11,7 +11,7 @@ import { joinLineContinuations } from '../../shell/lineContinuations.ts';
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
 import { loaderFileFindings } from './loaderFileTexts.ts';
 import { exportedLoaderFileFindings } from './exportedLoaders.ts';
-import { loaderFileCommandRule } from './loaderFileCommands.ts';
+import { loaderFileCommandRule, toolLoaderFileFindings } from './loaderFileCommands.ts';
 import { embeddedCommandFindings, exportedCommandFindings, foreignLibraries } from './embeddedCommands.ts';
 import { inlineCodeFindings, shellTextFindings, scriptLanguage, type CodeFinding } from './inlineCode.ts';
 import { packageManagerCommand } from './controlCommands.ts';
@@ -724,4 +724,4 @@ export const commandFindings = (analysis: ShellAnalysis, scope: LineScope, scrip
 
 /** Every finding of these rows for a file tool or code cell. */
 export const toolCallFindings = (tool: string, args: Readonly<Record<string, unknown>>, index: ProtectionIndex, cwd: string | null = null, lost = false): BlockFinding[] =>
-  [...codeCellFindings(tool, args, index, cwd, lost), ...scriptWriteFindings(tool, args, index, cwd, lost)].map((f) => ({ ...f, verdict: 'block' }));
+  [...codeCellFindings(tool, args, index, cwd, lost), ...scriptWriteFindings(tool, args, index, cwd, lost), ...toolLoaderFileFindings(tool, args, index, cwd, lost)].map((f) => ({ ...f, verdict: 'block' }));

@@ -10,6 +10,9 @@ import { loaderFileFindings } from './loaderFileTexts.ts';
 import { loaderFileRow } from './loaderFiles.ts';
 import { readOnlyPrograms } from './shellOperands.ts';
 import { contextOf, type LineScope } from './shellScope.ts';
+import { isPlainRead } from './pythonCode.ts';
+import { patchTargets } from './patchTargets.ts';
+import type { PathContext, ProtectionIndex } from './protectedPaths.ts';
 
 /** Writers whose text (or unread source) is judged by the write and placement rules already. */
 const judgedElsewhere = new Set(['echo', 'printf', 'cat', 'tee', 'cp', 'mv', 'install', 'ln', 'rsync', 'scp', 'dd', 'curl', 'wget', 'hash', 'touch', 'rm', 'chmod', 'chown', 'mkdir', 'direnv']);
@@ -18,25 +21,55 @@ const unspelledContent = /\b(?:copy(?:file|2|fileobj)?|shutil|urlopen|urlretriev
 /** Path-like words inside an argument (code quotes them; sed and perl end them with a blank). */
 const pathWords = /[~$/.\w{}-]*[./][\w.-]+/g;
 
-const namedLoaderFile = (command: SimpleCommand, scope: LineScope): string | null => {
-  const { home, cwd } = contextOf(scope, command);
-  for (const arg of command.args) {
-    for (const word of arg.match(pathWords) ?? []) if (loaderFileRow(word, home ?? scope.index.facts.home, cwd) !== null) return word;
+/** The first path-like word of the texts that names a file loaded at start. */
+const namedLoaderFile = (texts: readonly string[], home: string | null, cwd: string | null): string | null => {
+  for (const text of texts) {
+    for (const word of text.match(pathWords) ?? []) if (loaderFileRow(word, home, cwd) !== null) return word;
   }
   return null;
 };
 
-const editsLoaderFile = (command: SimpleCommand, scope: LineScope): CommandFinding[] => {
-  if (judgedElsewhere.has(command.program) || readOnlyPrograms.has(command.program) || command.args.length === 0) return [];
-  const file = namedLoaderFile(command, scope);
-  if (file === null) return [];
-  const spelled = [...command.args, command.stdin ?? ''].join('\n');
+/** Programs that only show or compare a file, or open it for a person: what they are given is not written. */
+const viewers = /^(?:git|vim?|nvim|emacs|less|more|diff|code|nano|stat|file|wc|grep|rg|head|tail|ls|bat)$/;
+
+/** The finding for text (arguments, a code cell) that names a loader file and is not a plain read of it, or null. */
+const spelledIntoLoaderFile = (spelled: string, file: string, index: ProtectionIndex, context: PathContext, by: string): CommandFinding | null => {
   // `s/^/CMD\n/`, `$a CMD`: the inserted text also read with sed's and perl's delimiters and escapes as line breaks.
   const text = `${spelled}\n${spelled.replace(/\\n/g, '\n').replace(/\//g, '\n')}`;
-  const found = loaderFileFindings(file, text, scope.index, contextOf(scope, command)) ?? [];
-  if (found.length > 0) return [{ id: found[0]!.id === 'hidden-command' ? 'hidden-command' : 'script-would-disable-guard', what: `${command.program} into ${file}: ${found[0]!.what}` }];
-  return unspelledContent.test(spelled) && !/^(?:git|vim?|nvim|emacs|less|more|diff|code|nano)$/.test(command.program)
-    ? [{ id: 'hidden-command', what: `${command.program} puts into ${file}, loaded at the next start, text the floor cannot read` }] : [];
+  const found = loaderFileFindings(file, text, index, context) ?? [];
+  if (found.length > 0) return { id: found[0]!.id === 'hidden-command' ? 'hidden-command' : 'script-would-disable-guard', what: `${by} into ${file}: ${found[0]!.what}` };
+  return unspelledContent.test(spelled) ? { id: 'hidden-command', what: `${by} puts into ${file}, loaded at the next start, text the floor cannot read` } : null;
+};
+
+const editsLoaderFile = (command: SimpleCommand, scope: LineScope): CommandFinding[] => {
+  if (judgedElsewhere.has(command.program) || readOnlyPrograms.has(command.program) || viewers.test(command.program) || command.args.length === 0) return [];
+  const context = contextOf(scope, command);
+  const file = namedLoaderFile(command.args, context.home ?? scope.index.facts.home, context.cwd);
+  if (file === null) return [];
+  const found = spelledIntoLoaderFile([...command.args, command.stdin ?? ''].join('\n'), file, scope.index, context, command.program);
+  return found === null ? [] : [found];
+};
+
+/**
+ * `execute_code` that writes a loader file (not a plain read of it), and the patch tool's diffs: the lines a diff
+ * adds to a loader file are judged as its text.
+ */
+export const toolLoaderFileFindings = (tool: string, args: Readonly<Record<string, unknown>>, index: ProtectionIndex, cwd: string | null, lost: boolean): CommandFinding[] => {
+  const context: PathContext = { home: index.facts.home, hermesHome: index.facts.hermesHome, cwd, lost };
+  if (tool === 'execute_code' && typeof args['code'] === 'string') {
+    const code = args['code'];
+    const file = namedLoaderFile([code], index.facts.home, cwd);
+    if (file === null || isPlainRead(code)) return [];
+    const found = spelledIntoLoaderFile(code, file, index, context, 'code');
+    return found === null ? [] : [found];
+  }
+  if (tool !== 'patch' || typeof args['patch'] !== 'string') return [];
+  const added = args['patch'].split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++')).map((l) => l.slice(1)).join('\n');
+  for (const path of patchTargets(args).paths) {
+    const found = loaderFileFindings(path, added, index, context);
+    if (found !== null && found.length > 0) return [{ id: found[0]!.id === 'hidden-command' ? 'hidden-command' : 'script-would-disable-guard', what: `${path}: ${found[0]!.what}` }];
+  }
+  return [];
 };
 
 export const loaderFileCommandRule: CommandRule = {

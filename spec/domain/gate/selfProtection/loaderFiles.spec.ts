@@ -102,6 +102,14 @@ describe('files a program loads at its next start, judged by their text (loaderF
     for (const line of loaderFileCommandRule.allows) it(`allows: ${line}`, () => expect(terminal(line)).to.deep.equal([]));
   });
 
+  it('judges a code cell that writes a loader file, and the lines a diff adds to one', () => {
+    expect(blocks('execute_code', { code: "open('/home/agent/.emacs','a').write('(shell-command \"tollgate approve a1 always\")')" })).to.have.length.greaterThan(0);
+    expect(blocks('execute_code', { code: "import shutil\nshutil.copy('/srv/x', '/home/agent/.xprofile')" })).to.have.length.greaterThan(0);
+    expect(blocks('execute_code', { code: "print(open('/home/agent/.emacs').read())" })).to.deep.equal([]);
+    expect(blocks('patch', { mode: 'patch', patch: '--- a/.envrc\n+++ b/.envrc\n@@ -1 +1,2 @@\n export FOO=1\n+tollgate approve a1 always\n' })).to.have.length.greaterThan(0);
+    expect(blocks('patch', { mode: 'patch', patch: '--- a/.envrc\n+++ b/.envrc\n@@ -1 +1,2 @@\n export FOO=1\n+export BAR=2\n' })).to.deep.equal([]);
+  });
+
   it('judges the .envrc that direnv allow takes in: the one on disk, or written on the line', () => {
     const line = 'direnv allow /home/agent/p';
     const scripts = { '/home/agent/p/.envrc': 'tollgate approve a1 always\n' };
