@@ -5,14 +5,15 @@
  * text; code that copies, downloads or decodes into it puts text the floor cannot read there.
  */
 import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
-import type { CommandFinding, CommandRule } from './commandRules.ts';
+import type { CommandFinding, CommandRule, RunScripts } from './commandRules.ts';
+import { placements } from './placedCode.ts';
 import { loaderFileFindings } from './loaderFileTexts.ts';
 import { loaderFileRow } from './loaderFiles.ts';
 import { readOnlyPrograms } from './shellOperands.ts';
 import { contextOf, type LineScope } from './shellScope.ts';
 import { isPlainRead } from './pythonCode.ts';
 import { patchTargets } from './patchTargets.ts';
-import type { PathContext, ProtectionIndex } from './protectedPaths.ts';
+import { resolvePath, type PathContext, type ProtectionIndex } from './protectedPaths.ts';
 
 /** Writers whose text (or unread source) is judged by the write and placement rules already. */
 const judgedElsewhere = new Set(['echo', 'printf', 'cat', 'tee', 'cp', 'mv', 'install', 'ln', 'rsync', 'scp', 'dd', 'curl', 'wget', 'hash', 'touch', 'rm', 'chmod', 'chown', 'mkdir', 'direnv']);
@@ -41,7 +42,29 @@ const spelledIntoLoaderFile = (spelled: string, file: string, index: ProtectionI
   return unspelledContent.test(spelled) ? { id: 'hidden-command', what: `${by} puts into ${file}, loaded at the next start, text the floor cannot read` } : null;
 };
 
-const editsLoaderFile = (command: SimpleCommand, scope: LineScope): CommandFinding[] => {
+/** Programs that copy or link a file into place: placedCode.ts names where it lands. */
+const placingPrograms = new Set(['cp', 'mv', 'install', 'ln', 'rsync']);
+
+/**
+ * `cp dotfiles/x.desktop ~/.config/autostart/`: a source the floor read before decide is judged in the language of
+ * the file it becomes (a desktop entry's Exec=, elisp's calls), not its own name's. An unread one is refused by
+ * persistenceCommands.ts' placement rule.
+ */
+const copiedIntoLoaderFile = (command: SimpleCommand, scope: LineScope, scripts: RunScripts): CommandFinding[] => {
+  const context = contextOf(scope, command);
+  for (const p of placements(command, scope.analysis, context.home, context.cwd)) {
+    if (p.place === 'command-name' || p.place.name !== 'loaded-at-start' || p.source === null) continue;
+    const absolute = resolvePath(p.source, context)?.absolute;
+    const text = absolute == null ? undefined : scripts[absolute];
+    if (text === undefined || text === '') continue;
+    const found = loaderFileFindings(p.placed, text, scope.index, context) ?? [];
+    if (found.length > 0) return [{ id: found[0]!.id === 'hidden-command' ? 'hidden-command' : 'script-would-disable-guard', what: `${p.written} into ${p.placed}: ${found[0]!.what}` }];
+  }
+  return [];
+};
+
+const editsLoaderFile = (command: SimpleCommand, scope: LineScope, scripts: RunScripts): CommandFinding[] => {
+  if (placingPrograms.has(command.program)) return copiedIntoLoaderFile(command, scope, scripts);
   if (judgedElsewhere.has(command.program) || readOnlyPrograms.has(command.program) || viewers.test(command.program) || command.args.length === 0) return [];
   const context = contextOf(scope, command);
   const file = namedLoaderFile(command.args, context.home ?? scope.index.facts.home, context.cwd);

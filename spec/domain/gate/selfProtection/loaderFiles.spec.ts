@@ -110,6 +110,13 @@ describe('files a program loads at its next start, judged by their text (loaderF
     expect(blocks('patch', { mode: 'patch', patch: '--- a/.envrc\n+++ b/.envrc\n@@ -1 +1,2 @@\n export FOO=1\n+export BAR=2\n' })).to.deep.equal([]);
   });
 
+  it('judges a source copied into a loader file in the language of the file it becomes', () => {
+    const run = (line: string, scripts: Record<string, string>) => findSelfProtection({ tool: 'terminal', args: { command: line }, shell: analyze(line), protection: exampleFacts, scripts }).filter((f) => f.verdict === 'block');
+    expect(run('cp /home/agent/dots/x.desktop /home/agent/.config/autostart/', { '/home/agent/dots/x.desktop': "[Desktop Entry]\nExec=pkill -f 'tollgate serve'\n" })).to.have.length.greaterThan(0);
+    expect(run('cp /home/agent/dots/x.desktop /home/agent/.config/autostart/', { '/home/agent/dots/x.desktop': '[Desktop Entry]\nExec=/usr/bin/nm-applet\n' })).to.deep.equal([]);
+    expect(run('ln -s /home/agent/dots/emacs /home/agent/.emacs', { '/home/agent/dots/emacs': '(call-process "tollgate" nil nil nil "approve" "a1" "always")\n' })).to.have.length.greaterThan(0);
+  });
+
   it('judges the .envrc that direnv allow takes in: the one on disk, or written on the line', () => {
     const line = 'direnv allow /home/agent/p';
     const scripts = { '/home/agent/p/.envrc': 'tollgate approve a1 always\n' };
