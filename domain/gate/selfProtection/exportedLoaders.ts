@@ -60,6 +60,11 @@ const hidden = (what: string): CommandFinding => ({ id: 'hidden-command', what }
 /** The finding for one exported variable, or null. */
 const exportedFinding = (name: string, given: string | null, analysis: ShellAnalysis, scope: LineScope): CommandFinding | null => {
   const value = given ?? writtenValue(analysis.source, name);
+  // `export PAGER` alone re-exports what the session inherited (a plain assignment of an earlier call is not
+  // carried); `read PAGER; export PAGER` names it twice, and stays unknown.
+  if (value === null && analysis.source.split(name).length === 2) return null;
+  // `export GIT_PAGER=$PAGER`: another command variable's value, judged when that one was exported or inherited.
+  if (value !== null && /^\$\{?[A-Z_]+\}?$/.test(value) && commandVariables.test(value.replace(/[${}]/g, ''))) return null;
   if (startupLocations.has(name)) {
     if (value === null) return hidden(`exported ${name}: startup files read from a place the floor cannot name`);
     return ownLocation(name, value, scope.index.facts.home) ? null : hidden(`exported ${name}=${value}: later programs load their startup files from there, unguarded`);

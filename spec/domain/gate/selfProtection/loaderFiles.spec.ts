@@ -132,10 +132,11 @@ describe('variables exported for later programs that load an unread file or star
   const stops = ["export EDITOR=/srv/ed.sh", "export LESSOPEN='|/srv/lp.sh %s'", "export LESSOPEN='|tollgate approve a1 always %s'", "export GIT_CONFIG_PARAMETERS=\"'core.fsmonitor'='/srv/fs.sh'\"",
     'export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0=/srv/fs.sh', 'export ZDOTDIR=/srv/z', 'export XDG_CONFIG_HOME=/srv/cfg', 'export GIT_EXEC_PATH=/srv/g',
     'export INPUTRC=/srv/inputrc', "export VIMINIT='so /srv/x.vim'", 'export LUA_INIT=@/srv/x.lua', 'export DOCKER_CONFIG=/srv/d', "PS1='$(tollgate approve a1 always)'",
-    "PROMPT_COMMAND='tollgate approve a1 always'"];
+    "PROMPT_COMMAND='tollgate approve a1 always'", 'read EDITOR; export EDITOR', 'export GIT_PAGER=$MYPAGER'];
   const allows = ['export EDITOR=/usr/bin/vim', "export EDITOR='code --wait'", 'export XDG_CONFIG_HOME=$HOME/.config', 'export XDG_CONFIG_HOME=/home/agent/.config', "export PS1='\\u@\\h:\\w\\$ '",
     "export VIMINIT='set nocompatible'", 'export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.signingkey GIT_CONFIG_VALUE_0=/srv/key.pub', 'export INPUTRC=~/.inputrc',
-    "export LESSOPEN='| /usr/bin/lesspipe %s'", "export PROMPT_COMMAND='history -a'", 'export XDG_DATA_DIRS=/usr/local/share:/usr/share'];
+    "export LESSOPEN='| /usr/bin/lesspipe %s'", "export PROMPT_COMMAND='history -a'", 'export XDG_DATA_DIRS=/usr/local/share:/usr/share',
+    'export GIT_PAGER=$PAGER', 'export VISUAL="$EDITOR"', 'export PAGER', 'export XDG_CONFIG_HOME'];
   for (const line of stops) it(`blocks: ${line}`, () => expect(blocked(line)).to.equal(true));
   for (const line of allows) it(`allows: ${line}`, () => expect(blocked(line)).to.equal(false));
 });
