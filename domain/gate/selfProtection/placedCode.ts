@@ -202,7 +202,7 @@ const streamTargets = (command: SimpleCommand): string[] => {
 const streamed = (command: SimpleCommand, expand: (word: string) => string, home: string | null): Placement[] => {
   const { program, args } = command;
   if (program === 'echo' || program === 'printf' || ((program === 'cat' || program === 'tee') && command.stdin !== undefined)) return [];
-  const targets = streamTargets(command).filter((t) => runLaterPlace(expand(t), home) !== null);
+  const targets = streamTargets(command).filter((t) => { const place = runLaterPlace(expand(t), home); return place !== null && !(place === loadedAtStart && printsShellSetup(command)); });
   if (targets.length === 0) return [];
   const read = program === 'cat' ? args.filter((a) => !a.startsWith('-') || a === '-').filter((a) => a !== '-')
     : program === 'dd' ? args.filter((a) => a.startsWith('if=')).map((a) => a.slice(3))
@@ -212,6 +212,15 @@ const streamed = (command: SimpleCommand, expand: (word: string) => string, home
     source: word === null || /[$`*?[]/.test(word) ? null : expand(word), written: word ?? `${program}'s output`, placed: expand(t), place: runLaterPlace(expand(t), home)!, link: false, whole: false,
   })));
 };
+
+/**
+ * `kubectl completion bash > ~/.local/share/bash-completion/completions/kubectl`, `direnv hook zsh >> ~/.zshrc`: an
+ * installed program (a bare name: PATH folders are guarded) printing its own completion or shell hook, the usual
+ * way such files are made.
+ */
+const printsShellSetup = (command: SimpleCommand): boolean =>
+  !command.programPath.includes('/') && command.args.length <= 4 && command.args.some((a) => /^(?:completions?|hook|init|shellenv|shell-init)$/.test(a))
+  && command.args.some((a) => /^(?:-?-?(?:bash|zsh|fish|sh))$/.test(a));
 
 /** `hash -p FILE NAME…`: each NAME runs FILE from now on, in this shell. */
 const hashed = (command: SimpleCommand): Placement[] => {

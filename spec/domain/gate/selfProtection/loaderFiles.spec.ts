@@ -61,6 +61,13 @@ describe('files a program loads at its next start, judged by their text (loaderF
     expect(blocks('write_file', { path: '~/.xprofile', content: '. ~/.bash_aliases' })).to.deep.equal([]);
   });
 
+  it("refuses a program's output streamed into a loader file, except an installed program printing its own completion or shell hook", () => {
+    expect(terminal('mytool --dump >> ~/.xprofile')).to.have.length.greaterThan(0);
+    expect(terminal('/tmp/x completion bash > ~/.local/share/bash-completion/completions/x')).to.have.length.greaterThan(0);
+    expect(terminal('kubectl completion bash > ~/.local/share/bash-completion/completions/kubectl')).to.deep.equal([]);
+    expect(terminal('direnv hook zsh >> ~/.zshrc')).to.deep.equal([]);
+  });
+
   it('refuses a folder of loader files copied in whole (its files unread)', () => {
     expect(terminal('cp -r /srv/auto ~/.config/autostart')).to.have.length.greaterThan(0);
     expect(terminal('cp -r /srv/done ~/.config/autostart-old')).to.deep.equal([]);
