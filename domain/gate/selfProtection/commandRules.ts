@@ -10,6 +10,9 @@ import { parseOptions } from '../../shell/commandOptions.ts';
 import { interpreterCall, interpreterFamily } from '../../shell/interpreters.ts';
 import { joinLineContinuations } from '../../shell/lineContinuations.ts';
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
+import { loaderFileFindings } from './loaderFileTexts.ts';
+import { exportedLoaderFileFindings } from './exportedLoaders.ts';
+import { loaderFileCommandRule, toolLoaderFileFindings } from './loaderFileCommands.ts';
 import { embeddedCommandFindings, exportedCommandFindings, foreignLibraries } from './embeddedCommands.ts';
 import { inlineCodeFindings, isShellStartupFile, shellTextFindings, scriptLanguage, type CodeFinding } from './inlineCode.ts';
 import { runLaterPlace } from './placedCode.ts';
@@ -379,6 +382,10 @@ const curlrcFinding = (path: string, content: string, index: ProtectionIndex, co
   return found === null ? [] : one('socket-client', `${found}, in ${path}`);
 };
 
+/** A file a program loads at its next start (loaderFiles.ts), judged in its own language; null for other paths. */
+const loadedFileFindings = (path: string, content: string, index: ProtectionIndex, context: PathContext): CommandFinding[] | null =>
+  loaderFileFindings(path, content, index, context)?.map((f) => ({ id: f.id === 'hidden-command' ? f.id : 'script-would-disable-guard', what: `${path}: ${f.what}` })) ?? null;
+
 /** `echo 'tollgate approve x' > /tmp/a.sh`, `cat > run.py <<EOF`: a script written by the line, judged as write_file's are. */
 const writesScript = (command: SimpleCommand, scope: LineScope): CommandFinding[] => {
   const written = [...writtenOnLine([command], null)];
@@ -386,6 +393,8 @@ const writesScript = (command: SimpleCommand, scope: LineScope): CommandFinding[
   for (const [path, content] of written) {
     const curlrc = curlrcFinding(path, content, scope.index, context);
     if (curlrc.length > 0) return curlrc;
+    const loaded = loadedFileFindings(path, content, scope.index, context);
+    if (loaded !== null) { if (loaded.length > 0) return loaded; continue; }
     const runFile = writtenRunFile(path);
     if (runFile !== null) {
       const inner = runFileFindings(runFile, content, scope.index, context);
@@ -689,6 +698,7 @@ export const commandRules: readonly CommandRule[] = [
   },
   // Set-up a later innocent call runs: systemd units and environments, npm settings, stored commands (persistenceCommands.ts).
   ...persistenceCommandRules,
+  loaderFileCommandRule,
 ];
 
 /** `export HERMES_SAFE_MODE=1`, `HERMES_HOME=/tmp/h`: a declaration changes what the next Hermes started from this shell does. */
@@ -735,6 +745,8 @@ export const scriptWriteFindings = (tool: string, args: Readonly<Record<string, 
   for (const { path, text: content } of written) {
     const curlrc = curlrcFinding(path, content, index, context);
     if (curlrc.length > 0) return curlrc;
+    const loaded = loadedFileFindings(path, content, index, context);
+    if (loaded !== null) return loaded;
     // A makefile, package.json, awk, Ruby or TypeScript file (red team 5): read as the program that runs it reads it.
     const runFile = writtenRunFile(path);
     const ran = runFile === null ? [] : runFileFindings(runFile, content, index, context);
@@ -778,9 +790,11 @@ export const commandFindings = (analysis: ShellAnalysis, scope: LineScope, scrip
   out.push(...exportedCommandFindings(analysis, scope).map((f) => ({ ...f, verdict: 'block' as const })));
   // `export NODE_OPTIONS=--require …`, `export PYTHONPATH=/tmp/x`: every later program loads code from there.
   out.push(...exportedLoaderFindings(analysis, scope).map((f) => ({ ...f, verdict: 'block' as const })));
+  // `export EDITOR=/tmp/e.sh`, `export XDG_CONFIG_HOME=/tmp/c`: a file or a folder of startup files the floor cannot read.
+  out.push(...exportedLoaderFileFindings(analysis, scope).map((f) => ({ ...f, verdict: 'block' as const })));
   return out;
 };
 
 /** Every finding of these rows for a file tool or code cell. */
 export const toolCallFindings = (tool: string, args: Readonly<Record<string, unknown>>, index: ProtectionIndex, cwd: string | null = null, lost = false): BlockFinding[] =>
-  [...codeCellFindings(tool, args, index, cwd, lost), ...scriptWriteFindings(tool, args, index, cwd, lost)].map((f) => ({ ...f, verdict: 'block' }));
+  [...codeCellFindings(tool, args, index, cwd, lost), ...scriptWriteFindings(tool, args, index, cwd, lost), ...toolLoaderFileFindings(tool, args, index, cwd, lost)].map((f) => ({ ...f, verdict: 'block' }));

@@ -81,7 +81,7 @@ const texts = (where: string, values: readonly string[]): Embedded[] => values.m
 
 /** Keys (lower-cased) git runs as a shell command, or whose alias `!…` is one. */
 const gitCommandKey = /^(?:alias\..+|core\.(?:pager|editor|sshcommand|fsmonitor|askpass|gitproxy|alternaterefscommand)|submodule\..+\.update|gpg\.ssh\.defaultkeycommand|sequence\.editor|diff\.external|pager\..+|interactive\.difffilter|web\.browser|credential\.(?:.+\.)?helper|gpg\.(?:.+\.)?program|(?:diff|merge|filter|difftool|mergetool|man|browser)\..+\.(?:command|textconv|driver|clean|smudge|process|cmd|path)|sendemail\.(?:sendmailcmd|smtpserver|tocmd|cccmd)|remote\..+\.(?:receivepack|uploadpack)|uploadpack\.packobjectshook)$/;
-const isGitCommandKey = (key: string): boolean => {
+export const isGitCommandKey = (key: string): boolean => {
   const dot = key.lastIndexOf('.');
   const first = key.indexOf('.');
   // Section and variable names are case-insensitive; a subsection between them keeps its case.
@@ -345,9 +345,8 @@ const makeInputs = (command: SimpleCommand, line: LineText): Embedded[] => {
 // ---- environment variables that hold a command (or a startup file) for the program or the shells it starts ----
 
 /** Variables whose value is command text, for any program (its children may be the shell, git or a pager). */
-const commandVariables = /^(?:GIT_(?:PAGER|EDITOR|SEQUENCE_EDITOR|SSH_COMMAND|SSH|ASKPASS|EXTERNAL_DIFF|CONFIG_PARAMETERS|CONFIG_VALUE_\d+|PROXY_COMMAND)|SSH_ASKPASS|(?:MAN|SYSTEMD_|GH_|PSQL_|BAT_|DELTA_)?PAGER|GH_EDITOR|EDITOR|VISUAL|SUDO_EDITOR|FCEDIT|SVN_EDITOR|HGEDITOR|LESSOPEN|LESSCLOSE|LESS|PROMPT_COMMAND|PS[0-4]|BASH_FUNC_.+|RSYNC_RSH|RSYNC_CONNECT_PROG|TAR_OPTIONS|MAKEFLAGS|BROWSER)$/;
+export const commandVariables = /^(?:GIT_(?:PAGER|EDITOR|SEQUENCE_EDITOR|SSH_COMMAND|SSH|ASKPASS|EXTERNAL_DIFF|CONFIG_PARAMETERS|CONFIG_VALUE_\d+|PROXY_COMMAND)|SSH_ASKPASS|(?:MAN|SYSTEMD_|GH_|PSQL_|BAT_|DELTA_)?PAGER|GH_EDITOR|EDITOR|VISUAL|SUDO_EDITOR|FCEDIT|SVN_EDITOR|HGEDITOR|LESSOPEN|LESSCLOSE|LESS|PROMPT_COMMAND|PS[0-4]|BASH_FUNC_.+|RSYNC_RSH|RSYNC_CONNECT_PROG|TAR_OPTIONS|MAKEFLAGS|BROWSER)$/;
 /** Variables naming a file the shell reads first: judged by the file when the line wrote it. */
-const autoRunVariables = /^(?:PROMPT_COMMAND|PS[0-4]|BASH_FUNC_.+)$/;
 const startupFileVariables = /^(?:BASH_ENV|ENV|PYTHONSTARTUP)$/;
 /**
  * The shell's own startup files (and /dev/null): a write to them is judged as a script wherever it comes from
@@ -898,10 +897,9 @@ export const exportedCommandFindings = (analysis: ShellAnalysis, scope: LineScop
       if (inner.length > 0) out.push({ id: 'script-would-disable-guard', what: `exported ${name}: ${inner[0]!.what}` });
       continue;
     }
-    // PROMPT_COMMAND, PS0-PS4 and exported functions run in every later shell without being asked: unknown text there is hidden code.
-    if (value === null && autoRunVariables.test(name)) { out.push({ id: 'hidden-command', what: `exported ${name}: text the floor cannot read, run by every later shell` }); continue; }
     if (value === null || !commandVariables.test(name)) continue;
-    const inner = shellTextFindings(value, scope.index, context, true);
+    // A git config value is a program only under some keys (exportedLoaders.ts reads GIT_CONFIG_KEY_n for that).
+    const inner = shellTextFindings(value, scope.index, context, !/^GIT_CONFIG_(?:VALUE_\d+|PARAMETERS)$/.test(name));
     if (inner.length > 0) out.push({ id: 'script-would-disable-guard', what: `exported ${name}: ${inner[0]!.what}` });
   }
   return out;

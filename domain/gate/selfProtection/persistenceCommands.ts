@@ -18,7 +18,7 @@ import { placementExamples, placements, projectOwnSource, takesOverName, tempora
  * and Ruby's. Set for one command they only change that command (`NODE_OPTIONS=… node x` runs x, which the floor
  * judges as any script); handed to systemd or exported, every later program inherits them.
  */
-const loaderVariables = /^(?:LD_PRELOAD|LD_AUDIT|LD_LIBRARY_PATH|PYTHONPATH|PYTHONHOME|PYTHONSTARTUP|PYTHONUSERBASE|NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|BASH_ENV|ENV|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS)$/;
+export const loaderVariables = /^(?:LD_PRELOAD|LD_AUDIT|LD_LIBRARY_PATH|PYTHONPATH|PYTHONHOME|PYTHONSTARTUP|PYTHONUSERBASE|NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|BASH_ENV|ENV|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS)$/;
 
 /** Node flags that load a module or open a debugger any local process can drive. */
 const nodeLoadingFlag = /(?:^|\s)(?:-r|--require|--import|--loader|--experimental-loader|--inspect(?:-brk|-port)?|--env-file)(?=[\s=]|$)/;

@@ -9,6 +9,7 @@
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
 import { normalizePath } from '../../shell/shellPaths.ts';
 import { copyLayout, readOnlyPrograms } from './shellOperands.ts';
+import { inLoaderFolder, loaderFileRow, loaderFolder } from './loaderFiles.ts';
 
 export interface RunLaterPlace {
   readonly name: string;
@@ -35,6 +36,12 @@ const underHome = (segments: readonly string[], home: readonly string[] | null, 
 const systemBinFolders = new Set(['/usr/local/bin', '/usr/local/sbin', '/usr/bin', '/usr/sbin', '/bin', '/sbin']);
 const homeBinFolders: readonly (readonly string[])[] = [['.local', 'bin'], ['bin'], ['.cargo', 'bin'], ['go', 'bin'], ['.npm-global', 'bin'], ['.deno', 'bin'], ['.bun', 'bin']];
 
+/** A file a program loads at its next start (loaderFiles.ts): what is copied or streamed there must be readable. */
+const loadedAtStart: RunLaterPlace = {
+  name: 'loaded-at-start', why: 'A program loads the file at its next start and runs what it says.', folder: (segments, home) => loaderFolder(segments, home), byName: false,
+  stops: ['/home/agent/.emacs', '/home/agent/.config/autostart/x.desktop'], allows: ['/home/agent/project/notes.el'],
+};
+
 export const runLaterPlaces: readonly RunLaterPlace[] = [
   {
     name: 'git-hooks',
@@ -57,25 +64,15 @@ export const runLaterPlaces: readonly RunLaterPlace[] = [
     byName: true,
     stops: ['/usr/local/bin/ls', '/home/agent/.local/bin/git', '/home/agent/bin/npm', '/usr/bin/python3'],
     allows: ['/home/agent/project/bin/ls', '/usr/local/lib/x', '/home/agent/.local/share/bin/x'],
-  },
+  },  loadedAtStart,
 ];
 
 /** The startup and logout files of bash, zsh and fish (the home's and /etc's): their lines run as commands later. */
 export const shellStartupFile = /(?:^|\/)(?:\.(?:bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zshenv|zprofile|zlogin|zlogout|kshrc|mkshrc)|bash\.bashrc|bash\.bash_logout|zshenv|zprofile|zshrc|zlogin|zlogout|config\.fish)$|^\/etc\/(?:profile(?:\.d\/[^/]+)?|fish\/conf\.d\/[^/]+)$|\/fish\/(?:conf\.d|functions)\/[^/]+\.fish$/;
 
-/** A file copied or moved over a shell's startup file: the next shell of the user runs its lines. */
-export const shellStartupPlace: RunLaterPlace = {
-  name: 'shell-startup',
-  why: "bash, zsh and fish run their startup and logout files (~/.bashrc, ~/.bash_logout, ~/.zshenv, /etc/profile.d/*, config.fish …) at every start: Hermes' terminal among them.",
-  folder: () => false,
-  byName: false,
-  stops: ['/home/agent/.bashrc', '/home/agent/.bash_logout', '/etc/profile.d/zz.sh', '/home/agent/.config/fish/config.fish'],
-  allows: ['/home/agent/bashrc.bak', '/home/agent/project/.profile.d/x'],
-};
-
-/** The place a file path (absolute, or relative as written) lands in, if any: its folder is one of the rows', or it is a shell's startup file. */
+/** The place a file path (absolute, or relative as written) lands in, if any: its folder is one of the rows', or it is a file loaded at start. */
 export const runLaterPlace = (path: string, home: string | null): RunLaterPlace | null => {
-  if (shellStartupFile.test(path)) return shellStartupPlace;
+  if (loaderFileRow(path, home) !== null || inLoaderFolder(path, home)) return loadedAtStart;
   // Every place's folder name holds one of these: most paths are none of them.
   if (!path.includes('bin') && !path.includes('hooks') && !path.includes('husky')) return null;
   const segments = segmentsOf(path);
@@ -208,7 +205,7 @@ const streamTargets = (command: SimpleCommand): string[] => {
 const streamed = (command: SimpleCommand, expand: (word: string) => string, home: string | null): Placement[] => {
   const { program, args } = command;
   if (program === 'echo' || program === 'printf' || ((program === 'cat' || program === 'tee') && command.stdin !== undefined)) return [];
-  const targets = streamTargets(command).filter((t) => runLaterPlace(expand(t), home) !== null);
+  const targets = streamTargets(command).filter((t) => { const place = runLaterPlace(expand(t), home); return place !== null && !(place === loadedAtStart && printsShellSetup(command)); });
   if (targets.length === 0) return [];
   const read = program === 'cat' ? args.filter((a) => !a.startsWith('-') || a === '-').filter((a) => a !== '-')
     : program === 'dd' ? args.filter((a) => a.startsWith('if=')).map((a) => a.slice(3))
@@ -218,6 +215,15 @@ const streamed = (command: SimpleCommand, expand: (word: string) => string, home
     source: word === null || /[$`*?[]/.test(word) ? null : expand(word), written: word ?? `${program}'s output`, placed: expand(t), place: runLaterPlace(expand(t), home)!, link: false, whole: false,
   })));
 };
+
+/**
+ * `kubectl completion bash > ~/.local/share/bash-completion/completions/kubectl`, `direnv hook zsh >> ~/.zshrc`: an
+ * installed program (a bare name: PATH folders are guarded) printing its own completion or shell hook, the usual
+ * way such files are made.
+ */
+const printsShellSetup = (command: SimpleCommand): boolean =>
+  !command.programPath.includes('/') && command.args.length <= 4 && command.args.some((a) => /^(?:completions?|hook|init|shellenv|shell-init)$/.test(a))
+  && command.args.some((a) => /^(?:-?-?(?:bash|zsh|fish|sh))$/.test(a));
 
 /** `hash -p FILE NAME…`: each NAME runs FILE from now on, in this shell. */
 const hashed = (command: SimpleCommand): Placement[] => {

@@ -452,6 +452,14 @@ const helperFiles = (c: SimpleCommand): RunFile[] => {
   return each(out, 'direct');
 };
 
+/** `direnv allow|permit|grant [PATH]`: PATH's .envrc (or the file itself), else the working folder's. */
+const direnvFiles = (command: SimpleCommand): RunFile[] => {
+  const [verb, target] = command.args.filter((a) => !a.startsWith('-'));
+  if (verb !== 'allow' && verb !== 'permit' && verb !== 'grant') return [];
+  const path = target === undefined || target === '.' ? '.envrc' : /(?:^|\/)\.env(?:rc)?$/.test(target) ? target : `${target.replace(/\/+$/, '')}/.envrc`;
+  return [{ path, as: 'shell' }];
+};
+
 export const scriptReaders: readonly ScriptReader[] = [
   plumbedShellReader,
   {
@@ -626,6 +634,11 @@ export const scriptReaders: readonly ScriptReader[] = [
       "echo 'rm -rf ~/.hermes/plugins' > /tmp/h; mv /tmp/h .husky/pre-push", "echo 'pkill -f tollgate' > /tmp/k; hash -p /tmp/k make",
       "echo 'tollgate approve abc always' > /tmp/h; cat /tmp/h > .git/hooks/pre-commit"],
     allows: ["printf '#!/bin/sh\\nnpm test\\n' > /tmp/h; cp /tmp/h .git/hooks/pre-commit", "echo 'make lint' > /tmp/t.sh; install -m 755 /tmp/t.sh ~/.local/bin/lint", 'cp a.txt b.txt'],
+  },
+  {
+    name: 'an .envrc direnv allow takes in (sourced at every later cd into its folder)', programs: /^direnv$/, files: direnvFiles,
+    stops: ["printf 'tollgate approve abc always\\n' > .envrc; direnv allow", "echo 'pkill -f tollgate' > x/.envrc; direnv allow x"],
+    allows: ["echo 'export FOO=1' > .envrc; direnv allow", 'direnv status'],
   },
   {
     name: 'a program found first in a folder put in front of PATH', programs: /^[^/]+$/, files: pathFiles,

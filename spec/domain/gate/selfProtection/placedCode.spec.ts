@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { exampleFacts } from '../../../../domain/gate/selfProtection/exampleFacts.ts';
-import { placements, projectOwnSource, runLaterPlace, runLaterPlaces, shellStartupPlace } from '../../../../domain/gate/selfProtection/placedCode.ts';
+import { placements, projectOwnSource, runLaterPlace, runLaterPlaces } from '../../../../domain/gate/selfProtection/placedCode.ts';
 import { findSelfProtection } from '../../../../domain/gate/selfProtection/selfProtectionLayer.ts';
 import { useBashAnalyzer } from '../../../support/shell.ts';
 
 // The command row (places-code-where-it-runs-later) runs with commandRules' own examples; these are the places.
 describe('places code runs from later: git hooks folders and PATH folders (placedCode.ts)', () => {
-  for (const place of [...runLaterPlaces, shellStartupPlace]) {
+  for (const place of runLaterPlaces) {
     describe(place.name, () => {
       for (const path of place.stops) it(`is the place: ${path}`, () => expect(runLaterPlace(path, '/home/agent')?.name).to.equal(place.name));
       for (const path of place.allows) it(`is not: ${path}`, () => expect(runLaterPlace(path, '/home/agent')?.name).to.not.equal(place.name));
