@@ -404,7 +404,13 @@ export class CommandExtractor {
     const firsts = new Map<number, number>();
     return readRedirect(node, scope.source, this.state.lookup, (inner) => { firsts.set(inner.startIndex, this.commands.length); this.visit(inner, scope, level + 1); },
       (code) => this.script(code, scope, '`...`', undefined, node.startIndex, level),
-      (target) => { const first = firsts.get(target.startIndex); return first === undefined ? undefined : this.wholeSubstitution(target, scope, first); });
+      (target) => {
+        const first = firsts.get(target.startIndex);
+        if (first === undefined) return undefined;
+        const whole = this.wholeSubstitution(target, scope, first);
+        const type = kindOf(target).type;
+        return whole ?? (type === 'string' || type === 'concatenation' ? this.withSubstitution(target, scope.source, first, wordValue(target, scope.source, this.state.lookup)) : undefined);
+      });
   }
 
   private command(node: Node, scope: Scope, level: number, tail: Tail): SimpleCommand | undefined {
@@ -507,7 +513,24 @@ export class CommandExtractor {
       return value.split(/[ \t\n]+/).filter((part) => part !== '');
     if ((type === 'word' || type === 'concatenation') && value.includes(',') && !/['"$`]/.test(source.slice(word.startIndex, word.endIndex)))
       return expandBraces(value);
-    return [value];
+    return [type === 'string' || type === 'concatenation' ? this.withSubstitution(word, source, firstCommand, value) : value];
+  }
+
+  /**
+   * `"$HOME/$(rev <<< semreh.)"`, `~/"$(echo … | base64 -d)"`: a word holding one substitution whose output the
+   * line determines holds that output (red team 8), where it ends the word or a folder of it. Output with blanks is
+   * left alone: unquoted, it would split.
+   */
+  private withSubstitution(word: Node, source: string, firstCommand: number, value: string): string {
+    if (!value.includes('$(')) return value;
+    const inner = word.descendantsOfType('command_substitution');
+    if (inner.length !== 1) return value;
+    const output = this.substitutionOutput(firstCommand)?.replace(/\n+$/, '');
+    const spelled = source.slice(inner[0]!.startIndex, inner[0]!.endIndex);
+    // Glued to a literal after it (`"$(echo /a)"plugins`), the word stays unknown and is judged by that tail, as before.
+    const at = value.indexOf(spelled);
+    const after = at < 0 ? '' : value[at + spelled.length] ?? '';
+    return output === undefined || /\s/.test(output) || at < 0 || (after !== '' && after !== '/') ? value : value.replace(spelled, () => output);
   }
 
   /**

@@ -14,6 +14,7 @@ import { codeReachesProcess, reachesGuardProcess } from './processReach.ts';
 import { codeTypesIntoTerminal, typesIntoTerminal } from './terminalInput.ts';
 import { programName } from '../../shell/programName.ts';
 import { runLaterPlace } from './placedCode.ts';
+import { computedProgramCommands } from './unknownPrograms.ts';
 import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 
 export type CodeFindingId = 'answers-own-prompt' | 'reaches-guard-process' | 'kill-guard' | 'hidden-command' | 'socket-client' | 'tollgate-control-command' | 'hermes-control' | 'read-secret' | 'write-protected-path';
@@ -135,7 +136,8 @@ const codeFindings = (code: string, index: ProtectionIndex, context: PathContext
   }
   // Strings handed to a shell are command lines: judged as shell text.
   // A list of literals is one command line (`subprocess.run(['pkill', '-f', 'tollgate'])`).
-  if (shellCalls.test(folded)) for (const text of [...literals, ...literalLists(folded)]) findings.push(...shellTextFindings(text, index, context));
+  // A program the code computes, before literal words a guard program acts on, is judged as each (unknownPrograms.ts).
+  if (shellCalls.test(folded)) for (const text of [...literals, ...literalLists(folded), ...computedProgramCommands(folded)]) findings.push(...shellTextFindings(text, index, context));
   const control = controlInText(folded);
   if (control !== null && (shellCalls.test(folded) || /\bsh\b|bash/.test(folded))) findings.push(control);
   // A protected path named by code that does more than read.

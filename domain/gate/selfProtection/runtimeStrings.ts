@@ -10,6 +10,8 @@ import { fromBase32, fromBase64, fromHex, reversed, rot13 } from '../../shell/te
 
 const one = String.raw`(?:[rRbBuU]{0,2})(?:'([^'\\\n]*)'|"([^"\\\n]*)")`;
 const valueOf = (a?: string, b?: string): string => a ?? b ?? '';
+const bareLiteral = String.raw`(?:[rRbBuU]{0,2})(?:'[^'\\\n]*'|"[^"\\\n]*")`;
+const literalListText = String.raw`${bareLiteral}(?:\s*,\s*${bareLiteral})*`;
 const quote = (text: string): string => `'${text.replace(/['\\\n]/g, '')}'`;
 /** A decoded literal, or the code as written when it does not decode to text. */
 const decodedOr = (whole: string, text: string | null): string => (text === null ? whole : quote(text));
@@ -67,6 +69,13 @@ const pathJoin = new RegExp(String.raw`(?:\brequire\(\s*['"](?:node:)?path['"]\s
 const joinedPath = (parts: readonly string[]): string =>
   parts.reduce((path, part) => (part.startsWith('/') || path === '' ? part : `${path.replace(/\/+$/, '')}/${part}`), '');
 
+/** `reversed([...])`, `[...].reverse()`: the list turned round, still a list. */
+const reversedList = new RegExp(String.raw`\breversed\(\s*\[\s*(${literalListText})\s*,?\s*\]\s*\)|(?<![\w\]])\[\s*(${literalListText})\s*,?\s*\]\.reverse\(\)`, 'g');
+/** JavaScript's and Ruby's `[...].join(sep)` (`.join()` is `,` in JavaScript; Ruby's bare `.join` is ''). */
+const methodJoin = new RegExp(String.raw`(?<![\w\]])\[\s*(${literalListText})\s*,?\s*\]\.join(\(\s*(?:${one})?\s*\))?`, 'g');
+/** Perl's `join(SEP, …)` and PHP's `implode(SEP, [...])`. */
+const functionJoin = new RegExp(String.raw`(?<![\w.])(?:join|implode)\s*\(\s*${one}\s*,\s*(?:\[|array\()?\s*(${literalListText})\s*,?\s*[\])]?\s*\)`, 'g');
+
 // ---- the home and the working folder, asked of the runtime ----
 
 const homeName = String.raw`\s*['"]HOME['"]\s*`;
@@ -123,6 +132,16 @@ export const runtimeStringFolds: readonly LiteralFold[] = [
     fold: (c) => c.replace(pathJoin, (_m, list: string) => quote(joinedPath(literalsOf(list)))),
     stops: [['require("path").join("~", ".hermes")', '~/.hermes'], ['File.join("/srv/hermes-bot", "plugins")', '/srv/hermes-bot/plugins'], ['path.resolve("/tmp", "/srv/hermes-bot", "config.yaml")', '/srv/hermes-bot/config.yaml']],
     allows: ['path.join(dir, name)', "', '.join(names)", "mypath.join('a', 'b')"],
+  },
+  {
+    name: 'list-joins',
+    mayApply: (c) => c.includes('join') || c.includes('implode') || c.includes('reverse'),
+    fold: (c) => c.replace(reversedList, (_m, a?: string, b?: string) => `[${literalsOf(a ?? b ?? '').reverse().map(quote).join(', ')}]`)
+      .replace(methodJoin, (_m, list: string, paren?: string, a?: string, b?: string) => quote(literalsOf(list).join(paren === undefined ? '' : a !== undefined || b !== undefined ? valueOf(a, b) : ',')))
+      .replace(functionJoin, (_m, a?: string, b?: string, list?: string) => quote(literalsOf(list ?? '').join(valueOf(a, b)))),
+    stops: [['["toll", "gate"].join("") + " approve a1"', 'tollgate approve a1'], ['["tollgate", "approve"].join(" ")', 'tollgate approve'], ["' '.join(reversed(['approve', 'tollgate']))", 'tollgate approve'],
+      ['system(join(" ", "tollgate", "approve", "a1"))', 'tollgate approve a1'], ['implode(" ", ["tollgate", "approve"])', 'tollgate approve'], ['["approve", "tollgate"].reverse().join(" ")', 'tollgate approve']],
+    allows: ['names.join(", ")', 'join(",", @list)', 'reversed(items)'],
   },
   {
     name: 'character-codes',
