@@ -78,6 +78,9 @@ const functionJoin = new RegExp(String.raw`(?<![\w.])(?:join|implode)\s*\(\s*${o
 
 // ---- the home and the working folder, asked of the runtime ----
 
+const homeOrCwdWords = /\bHOME\b|\bhome\(|homedir|Dir\.(?:home|pwd)|cwd|expanduser|expand_path/;
+const listJoinWords = /\]\s*\.(?:join|reverse)|(?<![\w.])(?:join|implode)\s*\(|reversed\(\s*\[/;
+
 const homeName = String.raw`\s*['"]HOME['"]\s*`;
 const homeAsked = new RegExp([
   String.raw`\bos\.environ\[${homeName}\]`, String.raw`\bos\.(?:environ\.get|getenv)\(${homeName}(?:,[^()]*)?\)`,
@@ -118,7 +121,7 @@ export const runtimeStringFolds: readonly LiteralFold[] = [
   },
   {
     name: 'home-and-working-folder',
-    mayApply: (c) => /HOME|home|cwd|pwd|expanduser|expand_path/.test(c),
+    mayApply: (c) => homeOrCwdWords.test(c),
     fold: (c) => c.replace(homeInString, '$1~').replace(homeAsked, "'~'").replace(cwdAsked, "'.'")
       .replace(expandUser, (_m, a?: string, b?: string, path?: string) => (path !== undefined ? path : quote(valueOf(a, b)))),
     stops: [["os.path.join(os.environ['HOME'], '.hermes', 'config.yaml')", '~/.hermes/config.yaml'], ["os.path.join(os.getcwd(), 'bin', 'tollgate.mjs')", './bin/tollgate.mjs'],
@@ -128,14 +131,14 @@ export const runtimeStringFolds: readonly LiteralFold[] = [
   },
   {
     name: 'path-joins',
-    mayApply: (c) => c.includes('.join(') || c.includes('.resolve('),
+    mayApply: (c) => /(?:path|File)(?:['"]\s*\))?\.(?:join|resolve)\(/.test(c),
     fold: (c) => c.replace(pathJoin, (_m, list: string) => quote(joinedPath(literalsOf(list)))),
     stops: [['require("path").join("~", ".hermes")', '~/.hermes'], ['File.join("/srv/hermes-bot", "plugins")', '/srv/hermes-bot/plugins'], ['path.resolve("/tmp", "/srv/hermes-bot", "config.yaml")', '/srv/hermes-bot/config.yaml']],
     allows: ['path.join(dir, name)', "', '.join(names)", "mypath.join('a', 'b')"],
   },
   {
     name: 'list-joins',
-    mayApply: (c) => c.includes('join') || c.includes('implode') || c.includes('reverse'),
+    mayApply: (c) => listJoinWords.test(c),
     fold: (c) => c.replace(reversedList, (_m, a?: string, b?: string) => `[${literalsOf(a ?? b ?? '').reverse().map(quote).join(', ')}]`)
       .replace(methodJoin, (_m, list: string, paren?: string, a?: string, b?: string) => quote(literalsOf(list).join(paren === undefined ? '' : a !== undefined || b !== undefined ? valueOf(a, b) : ',')))
       .replace(functionJoin, (_m, a?: string, b?: string, list?: string) => quote(literalsOf(list ?? '').join(valueOf(a, b)))),
@@ -145,7 +148,7 @@ export const runtimeStringFolds: readonly LiteralFold[] = [
   },
   {
     name: 'character-codes',
-    mayApply: (c) => c.includes('chr') || c.includes('fromCharCode') || c.includes('bytes') || c.includes('.pack('),
+    mayApply: (c) => c.includes('chr(') || c.includes('chr,') || c.includes('fromCharCode') || c.includes('.pack(') || /\bbytes(?:array)?\(\s*\[/.test(c),
     fold: (c) => c.replace(chrMap, (_m, list: string) => `[${charsOf(list).map(quote).join(', ')}]`)
       .replace(chrCall, (_m, n: string) => quote(charOf(n)))
       .replace(fromCharCode, (_m, list: string) => quote(charsOf(list).join('')))
@@ -157,7 +160,7 @@ export const runtimeStringFolds: readonly LiteralFold[] = [
   },
   {
     name: 'hex-base64-and-rot13',
-    mayApply: (c) => /hex|b64|b32|decodebytes|decodestring|base64|decode64|atob|Buffer\.from|pack|codecs|rot13|unpack/.test(c),
+    mayApply: (c) => /hex|b64|b32|decodebytes|decodestring|base64|decode64|atob\(|Buffer\.from|\bpack\(|codecs|rot13|unpack1?\(/.test(c),
     fold: (c) => c.replace(pythonHex, (m, a?: string, b?: string) => decodedOr(m, fromHex(valueOf(a, b))))
       .replace(pythonBase64, (m, a?: string, b?: string) => decodedOr(m, decodedBase(m, valueOf(a, b))))
       .replace(codecsCall, (m, a?: string, b?: string, e1?: string, e2?: string) => decodedOr(m, byName(valueOf(e1, e2), valueOf(a, b))))
@@ -182,7 +185,7 @@ export const runtimeStringFolds: readonly LiteralFold[] = [
   },
   {
     name: 'dot-concatenation',
-    mayApply: (c) => /['"]\s*\.\s*[rRbBuU]{0,2}['"]/.test(c),
+    mayApply: (c) => /['"]\s*\.\s*[rRbBuU]{0,2}['"]/.test(c) && dotJoin.test(c),
     fold: (c) => {
       let out = c;
       for (let i = 0; i < 32; i++) {
@@ -197,14 +200,15 @@ export const runtimeStringFolds: readonly LiteralFold[] = [
   },
   {
     name: 'sprintf',
-    mayApply: (c) => c.includes('printf') || c.includes('format('),
+    mayApply: (c) => c.includes('printf') || /(?<![\w.])format\(/.test(c),
     fold: (c) => c.replace(sprintfCall, (_m, a?: string, b?: string, list?: string) => quote(percented(valueOf(a, b), literalsOf(list ?? '')))),
     stops: [['system(sprintf("%s%s approve a1", "toll", "gate"))', 'tollgate approve a1'], ['format("%s/%s", "/srv/hermes-bot", "config.yaml")', '/srv/hermes-bot/config.yaml']],
     allows: ['sprintf("%d", n)', "'{}'.format(x)"],
   },
   {
     name: 'template-literals',
-    mayApply: (c) => c.includes('`') && c.includes('${'),
+    // Only a literal inside `${…}` is filled (the home fold makes `${'~'}`); other templates stay as written.
+    mayApply: (c) => c.includes("${'") || c.includes('${"'),
     fold: (c) => c.replace(templateLiteral, filledTemplate),
     stops: [['require("fs").writeFileSync(`${process.env.HOME}/.hermes/config.yaml`, "x")', '~/.hermes/config.yaml'], ["`${'toll'}${'gate'} approve`", 'tollgate approve']],
     allows: ['console.log(`${n} files`)'],
