@@ -289,7 +289,8 @@ export class CommandExtractor {
         const first = this.commands.length;
         this.state.inSubshell(() => this.visitChildren(node, inner, level));
         // `bash <(echo '...')` runs what the substitution prints: remember it as the content of that "file".
-        const output = this.commands.length === first + 1 ? staticOutput(this.commands[first]!) ?? plumbing.catOutput(this.commands[first]!, (path) => this.state.fileContent(path)) : undefined;
+        // (`cat f` of a file written earlier on the line counts here, where the plumbing reads a shell's input.)
+        const output = this.substitutionOutput(first) ?? (this.commands.length === first + 1 ? plumbing.catOutput(this.commands[first]!, (path) => this.state.fileContent(path)) : undefined);
         if (type === 'process_substitution' && output !== undefined) this.state.rememberFile(textOf(scope, node), output);
         return undefined;
       }
@@ -412,8 +413,16 @@ export class CommandExtractor {
 
   /** Reads one redirection; substitutions in its target or heredoc body are walked as they run. */
   private redirect(node: Node, scope: Scope, level: number): ReadRedirect {
-    return readRedirect(node, scope.source, this.state.lookup, (inner) => this.visit(inner, scope, level + 1),
-      (code) => this.script(code, scope, '`...`', undefined, node.startIndex, level));
+    const firsts = new Map<number, number>();
+    return readRedirect(node, scope.source, this.state.lookup, (inner) => { firsts.set(inner.startIndex, this.commands.length); this.visit(inner, scope, level + 1); },
+      (code) => this.script(code, scope, '`...`', undefined, node.startIndex, level),
+      (target) => {
+        const first = firsts.get(target.startIndex);
+        if (first === undefined) return undefined;
+        const whole = this.wholeSubstitution(target, scope, first);
+        const type = kindOf(target).type;
+        return whole ?? (type === 'string' || type === 'concatenation' ? this.withSubstitution(target, scope.source, first, wordValue(target, scope.source, this.state.lookup)) : undefined);
+      });
   }
 
   private command(node: Node, scope: Scope, level: number, tail: Tail): SimpleCommand | undefined {
@@ -504,10 +513,13 @@ export class CommandExtractor {
     const opening = source[word.startIndex];
     const positional = scope && (opening === '$' || opening === '"') ? this.positionalChoices(source.slice(word.startIndex, word.endIndex), scope) : undefined;
     if (positional?.length === 1) return positional[0]!;
-    if (type === 'command_substitution' && this.commands.length === firstCommand + 1) {
-      const output = staticOutput(this.commands[firstCommand]!);
+    if (type === 'command_substitution') {
+      const output = this.substitutionOutput(firstCommand);
       if (output !== undefined) return output.split(/[ \t\n]+/).filter((part) => part !== '');
     }
+    // `"$(rev <<< …)"`: a quoted substitution is one word, its trailing newlines dropped.
+    const quoted = type === 'string' && scope !== undefined ? this.wholeSubstitution(word, scope, firstCommand) : undefined;
+    if (quoted !== undefined) return [quoted];
     // `"${a[@]}"`: one word per element of an array known on the line.
     const listed = type === 'expansion' || type === 'string' ? listWords(word, source, this.state.lookup) : undefined;
     if (listed !== undefined) return listed;
@@ -517,7 +529,24 @@ export class CommandExtractor {
       return value.split(/[ \t\n]+/).filter((part) => part !== '');
     if ((type === 'word' || type === 'concatenation') && value.includes(',') && !/['"$`]/.test(source.slice(word.startIndex, word.endIndex)))
       return expandBraces(value);
-    return [value];
+    return [type === 'string' || type === 'concatenation' ? this.withSubstitution(word, source, firstCommand, value) : value];
+  }
+
+  /**
+   * `"$HOME/$(rev <<< semreh.)"`, `~/"$(echo … | base64 -d)"`: a word holding one substitution whose output the
+   * line determines holds that output (red team 8), where it ends the word or a folder of it. Output with blanks is
+   * left alone: unquoted, it would split.
+   */
+  private withSubstitution(word: Node, source: string, firstCommand: number, value: string): string {
+    if (!value.includes('$(')) return value;
+    const inner = word.descendantsOfType('command_substitution');
+    if (inner.length !== 1) return value;
+    const output = this.substitutionOutput(firstCommand)?.replace(/\n+$/, '');
+    const spelled = source.slice(inner[0]!.startIndex, inner[0]!.endIndex);
+    // Glued to a literal after it (`"$(echo /a)"plugins`), the word stays unknown and is judged by that tail, as before.
+    const at = value.indexOf(spelled);
+    const after = at < 0 ? '' : value[at + spelled.length] ?? '';
+    return output === undefined || /\s/.test(output) || at < 0 || (after !== '' && after !== '/') ? value : value.replace(spelled, () => output);
   }
 
   /**
@@ -532,8 +561,8 @@ export class CommandExtractor {
     if (type === 'simple_expansion' || type === 'expansion') {
       const name = expandedVariable(word, source);
       values = name === undefined ? [] : this.state.valuesOf(name);
-    } else if (type === 'command_substitution' && this.commands.length === firstCommand + 1) {
-      const output = staticOutput(this.commands[firstCommand]!);
+    } else if (type === 'command_substitution') {
+      const output = this.substitutionOutput(firstCommand);
       values = output === undefined ? [] : [output];
     }
     const choices = values.map((value) => value.split(/[ \t\n]+/).filter((part) => part !== '')).filter((choice) => choice.length > 0);
@@ -570,10 +599,29 @@ export class CommandExtractor {
    * (echo, printf, cat of a heredoc), trailing newlines dropped as the shell drops them.
    */
   private substitutedValue(value: Node, scope: Scope, firstCommand: number): string | undefined {
+    return this.wholeSubstitution(value, scope, firstCommand);
+  }
+
+  /** A word that is one substitution (bare or in double quotes) whose output is known: that output, trailing newlines dropped. */
+  private wholeSubstitution(value: Node, scope: Scope, firstCommand: number): string | undefined {
     const type = kindOf(value).type;
     const inner = type === 'string' && value.namedChildren.length === 1 && textOf(scope, value) === `"${textOf(scope, value.namedChildren[0]!)}"` ? value.namedChildren[0]! : value;
-    if (kindOf(inner).type !== 'command_substitution' || this.commands.length !== firstCommand + 1) return undefined;
-    return staticOutput(this.commands[firstCommand]!)?.replace(/\n+$/, '');
+    if (kindOf(inner).type !== 'command_substitution') return undefined;
+    return this.substitutionOutput(firstCommand)?.replace(/\n+$/, '');
+  }
+
+  /**
+   * What a substitution whose commands start at `first` prints, when the line determines it: one command's known
+   * output, or the last stage's of one pipeline (`echo … | base64 -d`, red team 8).
+   */
+  private substitutionOutput(first: number): string | undefined {
+    const count = this.commands.length - first;
+    if (count === 1) return staticOutput(this.commands[first]!);
+    if (count < 2 || count > 4) return undefined;
+    // Every later command a later stage of the first one's pipeline: a `;` or `&&` starts another output.
+    const head = this.commands[first]!.pipedFrom.length;
+    for (let k = first + 1; k < this.commands.length; k++) if (this.commands[k]!.pipedFrom.length <= head) return undefined;
+    return staticOutput(this.commands[this.commands.length - 1]!);
   }
 
   /** `a[1]=v`: the array's element when everything is known, else the array (and `$a`) becomes unknown. */
@@ -593,7 +641,8 @@ export class CommandExtractor {
     for (const child of node.namedChildren) {
       const type = kindOf(child).type;
       if (type === 'comment') continue;
-      if (type === 'ERROR' || /[$`*?[{~]/.test(textOf(scope, child))) return null;
+      // A leading `~/` stays in the element as written: the floor reads it as the home, as the shell expands it.
+      if (type === 'ERROR' || /[$`*?[{]|(?!^)~|^~(?!\/|$)/.test(textOf(scope, child))) return null;
       elements.push(wordValue(child, scope.source, this.state.lookup));
     }
     return elements;

@@ -31,6 +31,7 @@ export const redirectTypes: ReadonlySet<string> = new Set(['file_redirect', 'her
 /** `visitNested` walks parts that run when the redirection is set up: substitutions in targets and heredoc bodies. */
 export const readRedirect = (
   node: Node, source: string, lookup: VariableLookup, visitNested: (node: Node) => void, runCode: (code: string) => void = () => {},
+  substituted: (target: Node) => string | undefined = () => undefined,
 ): ReadRedirect => {
   const children = node.children;
   const kinds = children.map(kindOf);
@@ -57,12 +58,13 @@ export const readRedirect = (
     else if (type === 'heredoc_end') continue;
     else if (kind !== 'heredoc_redirect') targets.push(child);
     else if (type === 'pipeline' && child.child(0)?.isNamed === false) pipeTo.push(child);
-    else if (redirectTypes.has(type)) nested.push(readRedirect(child, source, lookup, visitNested, runCode));
+    else if (redirectTypes.has(type)) nested.push(readRedirect(child, source, lookup, visitNested, runCode, substituted));
     else if (type === 'ERROR') visitNested(child);
     else then.push(child);
   }
   for (const target of targets) if (target.childCount > 0) visitNested(target);
-  const values = targets.map((target) => wordValue(target, source, lookup));
+  // `> "$(echo … | base64 -d)"`: a target that is one substitution whose output the line determines is that output.
+  const values = targets.map((target) => substituted(target) ?? wordValue(target, source, lookup));
 
   if (kind === 'heredoc_redirect') {
     const delimiter = heredocStart ? source.slice(heredocStart.startIndex, heredocStart.endIndex) : '';

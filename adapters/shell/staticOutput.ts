@@ -4,6 +4,7 @@
  */
 import type { SimpleCommand } from '../../domain/shell/shellAnalysis.ts';
 import { decodeAnsiC } from './ansiCString.ts';
+import { decodedOutput } from './decodedOutput.ts';
 
 export const staticOutput = (command: SimpleCommand): string | undefined => {
   switch (command.program) {
@@ -14,7 +15,7 @@ export const staticOutput = (command: SimpleCommand): string | undefined => {
     case 'cat':
       return command.args.every((arg) => arg === '-' || /^-[AbeEnstTuv]+$/.test(arg)) ? command.stdin : undefined;
     default:
-      return undefined;
+      return decodedOutput(command);
   }
 };
 

@@ -196,6 +196,10 @@ const decoders = /^(?:base64|base32|basenc|xxd|openssl|gzip|gunzip|zcat|bzip2|bu
 const downloaders = /^(?:curl|wget|fetch|aria2c|http|https|xh|lynx|links|nc|ncat|socat)$/;
 const runnerVia = /^(?:eval|source|\.|(?:ba|z|da|k|mk)?sh -c|bash -c|fish -c|busybox sh -c|python[0-9.]* -c|perl -e|node -e)/;
 
+const decodedSubstitution = /(?:\$\(|`)[^)`]*\b(?:base64|base32|basenc|xxd|openssl|gunzip|zcat|uudecode|rev|tr)\b/;
+const runsItsWords = (program: string, args: readonly string[]): boolean =>
+  /^(?:eval|source|\.)$/.test(program) || (shellPrograms.test(program) && args.some((a) => /^-\w*[ce]$/.test(a)));
+
 const runsHiddenText = (command: SimpleCommand): CommandFinding[] => {
   const { program, args, via } = command;
   // `eval $(base64 -d <<< …)`, `sh -c "$(echo … | base64 -d)"`, `sh -c "$(curl …)"`: a substitution's output is run.
@@ -206,6 +210,8 @@ const runsHiddenText = (command: SimpleCommand): CommandFinding[] => {
   const word = command.programPath;
   if (/^(?:\$\(|`)/.test(word) && /\b(?:curl|wget|fetch|base64|base32|xxd|openssl|gunzip|zcat|uudecode)\b/.test(word))
     return one('hidden-command', `the output of ${word} run as a command`);
+  // `eval "$(echo … | xxd -r -p)"`: the walk may have decoded it (decodedOutput.ts); running decoded text stays hidden.
+  if (runsItsWords(program, args) && decodedSubstitution.test(command.text)) return one('hidden-command', `${program} of what a decoder prints`);
   if (substitution === 0 && downloaders.test(program)) return [];
   if (!shellPrograms.test(program)) return [];
   // `bash <(curl …)`, `source <(wget -qO- …)`: the "file" is a download.

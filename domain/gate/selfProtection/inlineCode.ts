@@ -18,6 +18,7 @@ import { callArgumentLists, commandLiterals, gluedSocketName, spawnCalls, unixSo
 import { codeTypesIntoTerminal, typesIntoTerminal } from './terminalInput.ts';
 import { programName } from '../../shell/programName.ts';
 import { runLaterPlace, shellStartupFile } from './placedCode.ts';
+import { computedProgramCommands } from './unknownPrograms.ts';
 import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 
 export type CodeFindingId = 'answers-own-prompt' | 'reaches-guard-process' | 'kill-guard' | 'hidden-command' | 'socket-client' | 'tollgate-control-command' | 'hermes-control' | 'read-secret' | 'write-protected-path';
@@ -95,6 +96,9 @@ const mayJuxtapose = /["'][ \t]*(?:[A-Za-z_]\w*[ \t]+)?["']|["'][ \t]+[A-Za-z_]\
 const trailingName = /(?:'([^'\\\n]*)'|"([^"\\\n]*)")[ \t]+[A-Za-z_]\w*(?=[ \t]*[),;}])/;
 const leadingName = /([(,][ \t]*)[A-Za-z_]\w*[ \t]+(?:'([^'\\\n]*)'|"([^"\\\n]*)")/;
 
+/** awk's names glued by a blank inside a call (`system(a b " x")`), read once the names are their literals. */
+const gluesNames = /[(,][ \t]*[A-Za-z_]\w*[ \t]+[A-Za-z_]\w*[ \t]*(?:[),]|[ \t]+["'])/;
+
 /** The code with juxtaposed literals glued (a bounded number of rounds). */
 const gluedLiterals = (code: string): string => {
   let glued = code;
@@ -114,9 +118,15 @@ const gluedLiterals = (code: string): string => {
  */
 export const inlineCodeFindings = (code: string, index: ProtectionIndex, context: PathContext): CodeFinding[] => {
   const own = codeFindings(code, index, context);
-  if (own.length > 0 || !mayJuxtapose.test(code)) return own;
+  const namesGlued = gluesNames.test(code);
+  if (own.length > 0 || (!mayJuxtapose.test(code) && !namesGlued)) return own;
   const glued = gluedLiterals(code);
-  return glued === code ? own : codeFindings(glued, index, context);
+  const gluedFindings = glued === code ? own : codeFindings(glued, index, context);
+  if (gluedFindings.length > 0 || !namesGlued) return gluedFindings;
+  // awk's `a="toll"; system(a b " x")`: its names read as their literals first, then glued (red team 8).
+  const folded = foldLiterals(code);
+  const foldedGlued = folded === code ? folded : gluedLiterals(folded);
+  return foldedGlued === folded ? gluedFindings : codeFindings(foldedGlued, index, context);
 };
 
 const codeFindings = (code: string, index: ProtectionIndex, context: PathContext): CodeFinding[] => {
@@ -131,7 +141,8 @@ const codeFindings = (code: string, index: ProtectionIndex, context: PathContext
   if (stopped !== null) findings.push(stopped);
   const reached = codeReachesProcess(folded, pid);
   if (reached !== null) findings.push({ id: 'reaches-guard-process', what: reached });
-  if ((decoding.test(folded) && running.test(folded)) || decodedPath.test(folded) || runsForeignCode.test(folded)) findings.push({ id: 'hidden-command', what: 'code that runs what it decoded or loaded' });
+  // The raw code too: the folds may have decoded what it decodes (runtimeStrings.ts), which stays a hidden command.
+  if (((decoding.test(code) || decoding.test(folded)) && running.test(folded)) || decodedPath.test(code) || decodedPath.test(folded) || runsForeignCode.test(folded)) findings.push({ id: 'hidden-command', what: 'code that runs what it decoded or loaded' });
   const literals = pythonStringLiterals(code);
   if (httpPort !== null && (literals.some((l) => namesLoopbackPort(l, httpPort)) || codeReachesLoopbackPort(folded, httpPort) || literalPortUnknown(literals, folded, httpPort)))
     findings.push({ id: 'socket-client', what: `127.0.0.1:${httpPort}` });
@@ -151,7 +162,8 @@ const codeFindings = (code: string, index: ProtectionIndex, context: PathContext
   if (glued !== null) findings.push({ id: 'socket-client', what: `a socket address ending in ${glued}` });
   // Strings handed to a shell are command lines: judged as shell text.
   // A list of literals is one command line (`subprocess.run(['pkill', '-f', 'tollgate'])`).
-  if (shellCalls.test(folded) || spawnCalls.test(folded)) for (const text of [...literals, ...literalLists(folded), ...callArgumentLists(folded), ...commandLiterals(folded)]) findings.push(...shellTextFindings(text, index, context));
+  // A program the code computes, before literal words a guard program acts on, is judged as each (unknownPrograms.ts).
+  if (shellCalls.test(folded) || spawnCalls.test(folded)) for (const text of [...literals, ...literalLists(folded), ...callArgumentLists(folded), ...commandLiterals(folded), ...computedProgramCommands(folded)]) findings.push(...shellTextFindings(text, index, context));
   const control = controlInText(folded);
   if (control !== null && (shellCalls.test(folded) || spawnCalls.test(folded) || /\bsh\b|bash/.test(folded))) findings.push(control);
   else { const hermes = hermesCodeControl(folded); if (hermes !== null) findings.push(hermes); }

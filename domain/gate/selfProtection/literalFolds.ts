@@ -6,6 +6,8 @@
  * the code as written is judged too.
  */
 
+import { runtimeStringFolds } from './runtimeStrings.ts';
+
 // Global: one pass folds every occurrence; replace() does not keep lastIndex between calls.
 const one = String.raw`(?:[rRbBuU]{0,2})(?:'([^'\\\n]*)'|"([^"\\\n]*)")`;
 const valueOf = (a?: string, b?: string): string => a ?? b ?? '';
@@ -52,7 +54,8 @@ const stringToken = /[rRbBuUfF]{0,2}(?:'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*")|
 /** Each name given exactly one literal (a name given two may be either: left alone). */
 const literalAssigned = /=\s*[rRbBuU]{0,2}['"]/;
 /** Where a variable's literal can end up inside a longer string: f-strings, templates, +, joins, formats, Path(), "$x". */
-const buildsStrings = /\b[fF]['"]|`|\+|\.join|\.format|%|Path\(|"\$/;
+// Also a name in a list of literals (`[c, 'approve']`) and awk's names glued by a blank (`system(a b " x")`).
+const buildsStrings = /\b[fF]['"]|`|\+|\.join|\.format|%|Path\(|"\$|[[,]\s*[A-Za-z_]\w*\s*[,\]]|[(,]\s*[A-Za-z_]\w*\s+[A-Za-z_"']/;
 
 const literalVariables = (code: string): Map<string, string> => {
   const seen = new Map<string, string | null>();
@@ -92,6 +95,8 @@ const filledString = (token: string, names: ReadonlyMap<string, string>): string
 };
 
 export const literalFolds: readonly LiteralFold[] = [
+  // Strings built at run time (character codes, encodings, the home asked of the runtime) first: the folds below join their pieces.
+  ...runtimeStringFolds,
   {
     name: 'str-format',
     mayApply: (code) => code.includes('.format('),

@@ -234,6 +234,9 @@ export const resolvePath = (word: string, context: PathContext): ResolvedPath | 
     text = base + text.slice(prefix[0].length);
   }
   if (/[$`]/.test(text)) {
+    // `rm -rf "$(… | openssl base64 -d)"`: decoded text the walk could not read (it reads base64, rev, tr…) may name anything.
+    const decoded = undecodedWord(text);
+    if (decoded !== null) return { absolute: null, relative: null, unresolved: null, anywhere: [], unknownVariable: decoded };
     // `export D=$(…)` earlier, then `rm -rf $D`: the whole word is a value the agent set and the gate cannot read.
     const whole = /^\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))\/*$/.exec(text);
     const name = whole?.[1] ?? whole?.[2];
@@ -251,6 +254,17 @@ export const resolvePath = (word: string, context: PathContext): ResolvedPath | 
   const based = context.cwd === null && context.base ? relativeSegments(`${context.base}/${text}`) : null;
   const anywhere = context.cwd === null && context.lost === true ? based ?? relative : null;
   return { absolute, relative, unresolved: null, based, anywhere };
+};
+
+/**
+ * A substitution running a decoder (red team 8): what it prints is unknown when the walk did not read it, and
+ * may be any path. tr and rev are left out: given unknown text they only reshape it (`"$(echo "$f" | tr ' ' _)"`).
+ */
+const decoderSubstitution = /(?:\$\(|`)[^)`]*\b(?:base64|base32|basenc|xxd|openssl|gunzip|zcat|bunzip2|unxz|xzcat|uudecode|gpg)\b[^)`]*[)`]/;
+const undecodedWord = (text: string): string | null => {
+  if (!text.includes('$(') && !text.includes('`')) return null;
+  const found = decoderSubstitution.exec(text);
+  return found === null ? null : found[0];
 };
 
 const procFolder = /^\/proc\/([^/]+)\/(cwd|root)(?=\/|$)/;
@@ -518,6 +532,7 @@ const matchAnywhere = (segments: readonly string[], index: ProtectionIndex): Pat
  * home's profiles folder.
  */
 export const containsAnywhere = (segments: readonly string[], index: ProtectionIndex, secretsOnly = false, unknownVariable?: string): PathHit | null => {
+  if (unknownVariable !== undefined && /^[$`]/.test(unknownVariable)) return secretsOnly ? null : { kind: 'data', what: `${unknownVariable}: decoded text, a word the gate cannot know` };
   if (unknownVariable !== undefined) return secretsOnly ? null : { kind: 'data', what: `$${unknownVariable}, which the session exported with a value the gate cannot know` };
   if (segments.length === 0) return matchAnywhere(segments, index);
   for (const e of [...index.entries, ...index.homes]) {

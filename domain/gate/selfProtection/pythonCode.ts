@@ -61,5 +61,5 @@ export const isPlainRead = (code: string): boolean => !writeMode.test(code) && !
 const printedLiteral = /\b(?:print|console\.log|puts|say|echo)\s*\(?\s*(?:[rRbBuUfF]{0,2}(?:'[^'\n]*'|"[^"\n]*")\s*(?:,\s*)?)+\)?/g;
 export const withoutPrintedLiterals = (code: string): string => (hasQuote(code) ? code.replace(printedLiteral, 'print()') : code);
 
-/** Every literal, printed or folded, starts with a quote. */
-const hasQuote = (code: string): boolean => code.includes("'") || code.includes('"');
+/** Every literal, printed or folded, starts with a quote, or is built from character codes (runtimeStrings.ts). */
+const hasQuote = (code: string): boolean => code.includes("'") || code.includes('"') || /chr\(|fromCharCode|\bbytes\(\s*\[/.test(code);

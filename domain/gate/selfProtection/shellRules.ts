@@ -416,9 +416,12 @@ const realPathOf = (word: string, command: SimpleCommand, scope: LineScope): str
 const shells = /^(?:sh|bash|dash|zsh|ksh|mksh|fish|python[0-9.]*|node|perl|ruby|php)$/;
 const decoders = new Set(['base64', 'base32', 'basenc', 'xxd', 'openssl', 'gzip', 'gunzip', 'zcat', 'bzip2', 'bunzip2', 'xz', 'unxz', 'uudecode', 'rev', 'tr', 'gpg']);
 
-/** A shell or interpreter running what a decoder produced: text the floor cannot read (`echo … | base64 -d | sh`). */
+/**
+ * A shell or interpreter running what a decoder produced (`echo … | base64 -d | sh`): hidden even when the walk
+ * decoded it (decodedOutput.ts), as the floor cannot read every decoder.
+ */
 const runsHiddenCommand = (command: SimpleCommand): boolean =>
-  shells.test(command.program) && command.stdin === undefined && command.args.every((a) => a.startsWith('-'))
+  shells.test(command.program) && command.args.every((a) => a.startsWith('-'))
   && command.pipedFrom.some((p) => decoders.has(p));
 
 export const protectionRules: readonly ProtectionRule[] = [

@@ -333,8 +333,20 @@ describe('bash analyzer', () => {
       expect(commands("echo '{a,b}' {}")[0]!.args).to.deep.equal(['{a,b}', '{}']);
     });
 
-    it('replaces an unquoted substitution by what echo prints in it', () =>
-      expect(commands('rm -rf $(echo / /tmp) "$(echo x)"')).to.deep.include({ program: 'rm', args: ['-rf', '/', '/tmp', '$(echo x)'], via: [] }));
+    it('replaces an unquoted substitution by what echo prints in it, and a quoted one by that output as one word', () =>
+      expect(commands('rm -rf $(echo / /tmp) "$(echo x y)"')).to.deep.include({ program: 'rm', args: ['-rf', '/', '/tmp', 'x y'], via: [] }));
+
+    it('reads what a decoder prints from text the line gives it (red team 8)', () => {
+      expect(commands('rm -f "$(echo L3Nydi9oZXJtZXMtYm90 | base64 -d)"').find((c) => c.program === 'rm')!.args).to.deep.equal(['-f', '/srv/hermes-bot']);
+      expect(commands('rm -f "$(rev <<< tob-semreh/vrs/)"').find((c) => c.program === 'rm')!.args).to.deep.equal(['-f', '/srv/hermes-bot']);
+      expect(analyze('echo x > "$(tr a-z n-za-m <<< /fei/urezrf-obg)"').commands.find((c) => c.program === 'echo')!.redirects).to.deep.equal([{ op: '>', target: '/srv/hermes-bot' }]);
+      expect(commands('rm -f "$(echo 2f74 | xxd -r -p)"').find((c) => c.program === 'rm')!.args).to.deep.equal(['-f', '/t']);
+    });
+
+    it('leaves a substitution of two commands, or of a decoder given unknown text, as written', () => {
+      expect(commands('rm -f "$(echo a; echo b | rev)"').find((c) => c.program === 'rm')!.args).to.deep.equal(['-f', '$(echo a; echo b | rev)']);
+      expect(commands('rm -f "$(echo $X | base64 -d)"').find((c) => c.program === 'rm')!.args).to.deep.equal(['-f', '$(echo $X | base64 -d)']);
+    });
 
     it('joins a word the grammar splits', () => expect(commands('echo a > f b')[0]!.args).to.deep.equal(['a', 'b']));
   });
