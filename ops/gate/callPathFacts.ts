@@ -36,17 +36,22 @@ export const callPathFacts = (input: CallPathInput, protection: ProtectionFacts)
   const context: PathContext = { home: protection.home, hermesHome: protection.hermesHome, cwd };
   if (cwd !== null) absolutes.add(cwd);
   const workdir = typeof input.args['workdir'] === 'string' ? input.args['workdir'] : null;
-  for (const key of ['path', 'file_path', 'notebook_path']) if (typeof input.args[key] === 'string') addPath(absolutes, input.args[key] as string, context);
-  if (input.tool === 'patch') for (const path of patchTargets(input.args).paths) addPath(absolutes, path, context);
+  // A file tool's path is a path even without a '/': below a folder reached through a link, its real place counts.
+  const linkedCwd = cwd !== null && realPathOf(cwd) !== cwd;
+  for (const key of ['path', 'file_path', 'notebook_path']) if (typeof input.args[key] === 'string') addPath(absolutes, input.args[key] as string, context, linkedCwd);
+  if (input.tool === 'patch') for (const path of patchTargets(input.args).paths) addPath(absolutes, path, context, linkedCwd);
   // Hermes' other tools (text_to_speech's output_path, file:// URLs, an MCP tool's paths): toolPaths.ts names them.
   for (const path of toolPathWords(input.tool, input.args)) addPath(absolutes, path, context);
   if (input.tool === 'execute_code' && typeof input.args['code'] === 'string') for (const text of pythonStringLiterals(input.args['code'])) addPath(absolutes, text, context);
   if (input.shell !== null) {
+    const linkedFolders = new Map<string, boolean>();
     const scope = lineScope(input.shell, protectionIndex(protection), startDirectory(workdir, cwd));
     for (const command of input.shell.commands) {
       const at = contextOf(scope, command);
       if (at.cwd !== null) absolutes.add(at.cwd);
-      for (const word of [command.programPath, ...argWords(command), ...command.redirects.map((r) => r.target)]) addPath(absolutes, word, at);
+      // `cd ~/link && echo x > config.yaml`, a cwd reached through a link: every plain word there may be a file behind it.
+      const linked = at.cwd !== null && (linkedFolders.get(at.cwd) ?? linkedFolders.set(at.cwd, realPathOf(at.cwd) !== at.cwd).get(at.cwd)!);
+      for (const word of [command.programPath, ...argWords(command), ...command.redirects.map((r) => r.target)]) addPath(absolutes, word, at, linked && !word.startsWith('-'));
       // A copy's destination names a folder even without a '/' (`cp evil/tollgate.yaml main`).
       const last = command.args[command.args.length - 1];
       if (copyPrograms.has(command.program) && last !== undefined && !last.startsWith('-')) addPath(absolutes, last, at, true);

@@ -99,6 +99,10 @@ const classes: Readonly<Record<string, readonly Call[]>> = {
     terminal("sed -i 's/block/allow/' domain/gate/runGate.ts", packageRoot), terminal("echo 'module.exports=()=>0' > node_modules/tree-sitter-bash/index.js", packageRoot),
     tool('patch', { mode: 'replace', path: 'package.json', old_string: 'node bin/tollgate.mjs serve', new_string: 'node /tmp/fake.mjs' }, packageRoot),
     terminal('rm -rf ops', packageRoot),
+    // A folder reached through a link: relative names there are the files behind it (red team 8).
+    terminal('cd links/dlink && echo x > ledger.db', root), terminal('echo x > ledger.db', join(links, 'dlink')),
+    tool('write_file', { path: 'ledger.db', content: 'x' }, join(links, 'dlink')), tool('terminal', { command: 'rm ledger.db', workdir: join(links, 'dlink') }, root),
+    terminal('cat runtime-registrations.json', join(links, 'klink'), 'read-secret'), terminal('pushd links/hlink && echo x > config.yaml', root),
   ],
 };
 
