@@ -6,7 +6,7 @@
  * the package and TypeScript settings), every Hermes home (with its profiles), the configured extra paths and rules files, the agent's home,
  * the default paths of a system install (ops/install/systemLayout.ts), the daemon's pid and its HTTP port.
  */
-import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { homedir, tmpdir, userInfo } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,7 +73,7 @@ export const protectedState = (config: TollgateConfig, options: ProtectedStateOp
   } else if (!sharedFolders.has(codeRoot)) add(codeRoot, 'code');
   // The test Hermes a clone's test run installs (.cache/hermes-venv-*): code a Hermes on this machine may run.
   if (existsSync(join(codeRoot, '.git'))) add(join(codeRoot, '.cache'), 'code');
-  for (const path of runningCode(env)) add(path, 'code');
+  for (const path of runningCode(env, existsSync(join(codeRoot, '.git')) ? cachedVenvs(join(codeRoot, '.cache')) : [])) add(path, 'code');
   for (const extra of config.protection.paths) add(extra, 'extra');
   // Where `tollgate install system` puts a separate-principal install: the OS guards them there, yet a daemon of any
   // deployment on this machine refuses them too (an agent of a single-user gate may still reach a system install).
@@ -121,7 +121,7 @@ const systemInstallPaths = (): { path: string; kind: ProtectedKind }[] => {
  * (a clone's daemon loads the TypeScript it transpiled there at its next start), and every Hermes install on PATH
  * that lives in a virtualenv (any package Hermes imports runs inside it, its plugins included).
  */
-const runningCode = (env: NodeJS.ProcessEnv): string[] => {
+const runningCode = (env: NodeJS.ProcessEnv, moreVenvs: readonly string[] = []): string[] => {
   const out: string[] = [];
   const real = (path: string): string | null => { try { return realpathSync.native(path); } catch { return null; } };
   for (const node of [process.execPath, real(process.execPath)]) if (node !== null && !sharedFolders.has(node)) out.push(node);
@@ -140,7 +140,36 @@ const runningCode = (env: NodeJS.ProcessEnv): string[] => {
     const root = hermes === null ? null : dirname(dirname(hermes));
     if (root !== null && !sharedFolders.has(root) && existsSync(join(root, 'pyvenv.cfg'))) out.push(root);
   }
+  // A virtualenv runs on its base interpreter: that Python's standard library (hmac, json, site) runs inside Hermes too.
+  for (const venv of [...out.filter((p) => existsSync(join(p, 'pyvenv.cfg'))), ...moreVenvs]) {
+    const base = venvBase(venv);
+    if (base !== null && !sharedFolders.has(base) && !/^\/usr(?:\/|$)/.test(base)) {
+      out.push(base);
+      // pyenv's shims and its global version file pick the interpreter `python3` and `hermes` run as.
+      const pyenv = /\/versions\/[^/]+$/.test(base) ? dirname(dirname(base)) : null;
+      if (pyenv !== null && existsSync(join(pyenv, 'shims'))) out.push(join(pyenv, 'shims'), join(pyenv, 'version'));
+    }
+  }
   return out;
+};
+
+/** The prefix of the interpreter a virtualenv runs on (`home = /x/versions/3.11.7/bin` → /x/versions/3.11.7). */
+const venvBase = (venv: string): string | null => {
+  try {
+    const home = /^home\s*=\s*(.+?)\s*$/m.exec(readFileSync(join(venv, 'pyvenv.cfg'), 'utf8'))?.[1];
+    return home === undefined || !home.startsWith('/') ? null : dirname(normalizePath(home));
+  } catch {
+    return null;
+  }
+};
+
+/** The virtualenvs in a folder (`.cache/hermes-venv-0.19.0`). */
+const cachedVenvs = (folder: string): string[] => {
+  try {
+    return readdirSync(folder).map((name) => join(folder, name)).filter((path) => existsSync(join(path, 'pyvenv.cfg')));
+  } catch {
+    return [];
+  }
 };
 
 /** Who the daemon runs as: a signal to every process of that user reaches it. */

@@ -27,6 +27,8 @@ const startupLocations: ReadonlyMap<string, readonly string[]> = new Map([
   ['LESSKEYIN', ['/.lesskey']], ['WGETRC', ['/.wgetrc']], ['CURL_HOME', ['']], ['NPM_CONFIG_USERCONFIG', ['/.npmrc']], ['NPM_CONFIG_GLOBALCONFIG', []], ['STARSHIP_CONFIG', ['/.config/starship.toml']],
   ['PSQLRC', ['/.psqlrc']], ['JULIA_DEPOT_PATH', ['/.julia']], ['EMACSLOADPATH', []], ['MYVIMRC', ['/.vimrc']], ['SCREENRC', ['/.screenrc']], ['DOCKER_CONFIG', ['/.docker']],
   ['DIRENV_CONFIG', ['/.config/direnv']], ['IRBRC', ['/.irbrc']], ['R_PROFILE_USER', ['/.Rprofile']], ['R_PROFILE', []], ['JULIA_LOAD_PATH', []], ['TMUX_TMPDIR', []], ['GNUPGHOME', ['/.gnupg']],
+  // glibc loads character-set converters (shared libraries) from GCONV_PATH: code in every program that calls iconv.
+  ['GCONV_PATH', []], ['PYTHONUSERBASE', ['/.local']], ['PYENV_ROOT', ['/.pyenv']],
 ]);
 /** Variables whose value is code a program runs at start (Vim's and ex's init commands, Lua's, the Perl debugger's). */
 const startupCodeVariables = /^(?:VIMINIT|EXINIT|GVIMINIT|LUA_INIT(?:_5_\d)?|PERL5DB|PERLDB_OPTS|NODE_REPL_EXTERNAL_MODULE)$/;

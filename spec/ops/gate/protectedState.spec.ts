@@ -46,10 +46,12 @@ describe('protected-state facts (computed once at gate open)', () => {
     ]);
   });
 
-  it('protects code outside the clone that runs the daemon or Hermes: its Node, the first node on PATH, tsx\'s cache, Node\'s per-user module folders, a Hermes virtualenv on PATH, the test Hermes in .cache', () => {
+  it('protects code outside the clone that runs the daemon or Hermes: its Node, the first node on PATH, tsx\'s cache, Node\'s per-user module folders, a Hermes virtualenv on PATH and the interpreter it runs on (with pyenv\'s shims), the test Hermes in .cache', () => {
     const venv = join(root, 'venv');
     mkdirSync(join(venv, 'bin'), { recursive: true });
-    writeFileSync(join(venv, 'pyvenv.cfg'), 'home = /usr/bin\n');
+    const base = join(root, 'pyenv', 'versions', '3.11.7');
+    mkdirSync(join(root, 'pyenv', 'shims'), { recursive: true });
+    writeFileSync(join(venv, 'pyvenv.cfg'), `home = ${base}/bin\n`);
     writeFileSync(join(venv, 'bin', 'hermes'), '#!/bin/sh\n');
     writeFileSync(join(venv, 'bin', 'node'), '');
     const plain = join(root, 'plain');
@@ -57,7 +59,8 @@ describe('protected-state facts (computed once at gate open)', () => {
     writeFileSync(join(plain, 'bin', 'hermes'), '#!/bin/sh\n');
     const code = facts({}, { PATH: `${join(plain, 'bin')}:${join(venv, 'bin')}` }).paths.filter((p) => p.kind === 'code').map((p) => p.path);
     const uid = process.geteuid?.() ?? 0;
-    expect(code).to.include.members([process.execPath, join(tmpdir(), `tsx-${uid}`), join(home, '.node_modules'), join(home, '.node_libraries'), venv, join(venv, 'bin', 'node'), join(clone, '.cache')]);
+    expect(code).to.include.members([process.execPath, join(tmpdir(), `tsx-${uid}`), join(home, '.node_modules'), join(home, '.node_libraries'), venv, join(venv, 'bin', 'node'), join(clone, '.cache'),
+      base, join(root, 'pyenv', 'shims'), join(root, 'pyenv', 'version')]);
     expect(code).not.to.include(plain);
   });
 
