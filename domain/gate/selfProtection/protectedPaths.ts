@@ -762,7 +762,11 @@ export const containsProtected = (path: string, index: ProtectionIndex, secretsO
 };
 
 const containsWritten = (path: string, index: ProtectionIndex, secretsOnly: boolean): PathHit | null => {
-  if (path === '/') return null;
+  // Writing all of `/` is the hardline's (rm -rf /, chmod -R /); a walk that reads all of it reads the keys too.
+  if (path === '/') {
+    const secret = secretsOnly ? index.entries.find((e) => e.kind === 'secret') : undefined;
+    return secret === undefined ? null : { kind: 'secret', what: `${secret.path}, below /` };
+  }
   const pattern = isPattern(path) ? segmentPatterns(path) : null;
   const segments = segmentsOf(path);
   for (const e of [...index.entries, ...index.homes]) {

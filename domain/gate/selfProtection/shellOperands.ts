@@ -137,7 +137,8 @@ const programOperands = (command: SimpleCommand): Operands => {
     case 'bwrap': {
       const bound = (pattern: RegExp) => args.flatMap((a, i) => pattern.test(a) && args[i + 1] !== undefined ? [args[i + 1]!] : []);
       const writable = bound(/^--(?:dev-)?bind(?:-try)?$/);
-      const sources = [...writable, ...bound(/^--ro-bind(?:-try)?$/)];
+      // `--ro-bind / /` is the usual sandbox root: the program sees what it would see outside, nothing is copied.
+      const sources = [...writable, ...bound(/^--ro-bind(?:-try)?$/).filter((source) => source !== '/')];
       return sources.length === 0 ? writeAll(words) : { ...writeAll(words), ...(writable.length > 0 ? { linkTargets: writable } : {}), treeReads: sources };
     }
     // socat's file addresses (`OPEN:path,creat`, `GOPEN:`, `CREATE:`, `PIPE:`, `UNIX-LISTEN:`) and `link=` options name files it writes.
