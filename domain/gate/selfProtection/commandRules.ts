@@ -25,6 +25,7 @@ import { daemonReach, daemonReachExamples, runnerShellText, xargsFedClient } fro
 import { exposureFindings, folderExposureExamples } from './folderExposure.ts';
 import { portRedirectExamples, redirectsGuardPort } from './portRedirects.ts';
 import { listensOnGuardPort, portListenerExamples } from './portListeners.ts';
+import { changesHermesEnvironment, installingInto, packageInstallExamples, packageScriptsSet } from './packageInstalls.ts';
 import { curlConfigFiles, curlConfigWords, curlWordsReach, isCurlrc } from './curlClients.ts';
 import type { ProtectionIndex } from './protectedPaths.ts';
 import { resolvePath } from './protectedPaths.ts';
@@ -701,6 +702,23 @@ export const commandRules: readonly CommandRule[] = [
     name: 'listens-on-the-guard-port',
     find: (command, scope) => one('socket-client', listensOnGuardPort(command, scope.index.facts.httpPort)),
     ...portListenerExamples,
+  },
+  {
+    // pip into a protected virtualenv, pipx on Hermes' environment, package scripts set on the line (packageInstalls.ts).
+    name: 'changes-the-guard-s-packages',
+    find: (command, scope) => {
+      const into = installingInto(command);
+      const hit = into === null || !into.includes('/') ? null : wordHit(scope, command, into);
+      if (hit !== null && hit.kind === 'code') return one('write-protected-path', `packages installed into ${hit.what}`);
+      const pipx = changesHermesEnvironment(command);
+      if (pipx !== null) return one('hermes-control', pipx);
+      for (const text of packageScriptsSet(command)) {
+        const inner = shellTextFindings(text, scope.index, contextOf(scope, command), true);
+        if (inner.length > 0) return one('script-would-disable-guard', `a package script: ${inner[0]!.what}`);
+      }
+      return [];
+    },
+    ...packageInstallExamples,
   },
   // Set-up a later innocent call runs: systemd units and environments, npm settings, stored commands (persistenceCommands.ts).
   ...persistenceCommandRules,
