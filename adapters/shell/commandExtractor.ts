@@ -491,6 +491,12 @@ export class CommandExtractor {
       const unquotedGlob = () => programNode !== undefined && !/['"\\]/.test(textOf(scope, programNode));
       for (const candidate of candidatesFor(split[0]!, unquotedGlob, split.slice(1)))
         this.emit([candidate, ...split.slice(1)], { ...commandScope, via: [...commandScope.via, `candidate ${candidate} for ${split[0]}`] }, text, stdin, node.startIndex, level);
+      // `for f in /tmp/a ~/.hermes/.env; do rm "$f"; done`: an argument or target whose variable holds one of
+      // several values the line gave is judged under each of them.
+      for (const [name, value] of this.severalValues(split, commandScope.redirects)) {
+        const put = (word: string) => word.split(`\${${name}}`).join(value).split(new RegExp(`\\$${name}(?![A-Za-z0-9_])`)).join(value);
+        this.emit(split.map(put), { ...commandScope, redirects: commandScope.redirects.map((r) => ({ ...r, target: put(r.target) })), via: [...commandScope.via, `$${name} as ${value}`] }, text, stdin, node.startIndex, level);
+      }
       return reported;
     }
     // The program is named at run time from values seen earlier in the line: each of them may run.
@@ -502,6 +508,19 @@ export class CommandExtractor {
       for (const candidate of candidatesFor('$' + name, () => false, args))
         this.emit([candidate, ...args], { ...commandScope, via: [...commandScope.via, `candidate ${candidate} for $${name}`] }, text, stdin, node.startIndex, level);
     return reported;
+  }
+
+  /** Each (name, value) for variables the words use that hold 2 to 8 values the line gave, 8 at the most in all. */
+  private severalValues(words: readonly string[], redirects: readonly Redirect[]): [string, string][] {
+    const out: [string, string][] = [];
+    const text = [...words, ...redirects.map((r) => r.target)].join(' ');
+    if (!text.includes('$')) return out;
+    for (const m of new Set([...text.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/g)].map((m) => m[1]!))) {
+      const values = this.state.valuesOf(m);
+      if (values.length < 2 || values.length > 8) continue;
+      for (const value of values) if (out.length < 8) out.push([m, value]);
+    }
+    return out;
   }
 
   /**
