@@ -513,8 +513,9 @@ export class CommandExtractor {
   /** Each (name, value) for variables the words use that hold 2 to 8 values the line gave, 8 at the most in all. */
   private severalValues(words: readonly string[], redirects: readonly Redirect[]): [string, string][] {
     const out: [string, string][] = [];
+    // Most commands use no variable: nothing is built for them.
+    if (!words.some((w) => w.includes('$')) && !redirects.some((r) => r.target.includes('$'))) return out;
     const text = [...words, ...redirects.map((r) => r.target)].join(' ');
-    if (!text.includes('$')) return out;
     for (const m of new Set([...text.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/g)].map((m) => m[1]!))) {
       const values = this.state.valuesOf(m);
       if (values.length < 2 || values.length > 8) continue;

@@ -195,7 +195,7 @@ const placementFindings = (command: SimpleCommand, scope: LineScope, scripts: Ru
     if (p.place !== 'command-name' && p.place.byName) continue;
     if (p.whole) return [{ id: 'hidden-command', what: `${where}: a folder copied in whole, its files unread, run later` }];
     const absolute = p.source === null ? null : resolvePath(p.source, context)?.absolute ?? null;
-    if (p.link && (p.source === null || temporaryFolder.test(absolute ?? p.source))) return [{ id: 'hidden-command', what: `${where}: linked to ${p.written}, which may hold anything when it runs` }];
+    if (p.link && (p.source === null || (temporaryFolder.test(absolute ?? p.source) && !projectOwnSource(absolute ?? p.source, p.placed)))) return [{ id: 'hidden-command', what: `${where}: linked to ${p.written}, which may hold anything when it runs` }];
     const text = p.source !== null && written.has(p.written) ? 'written on the line' : absolute === null ? undefined : scripts[absolute];
     if (text === undefined && p.source !== null && projectOwnSource(absolute ?? p.source, p.placed)) continue;
     if (text === undefined || text === '') return [{ id: 'hidden-command', what: `${where}: ${p.written}, a file the floor cannot read, run later` }];
