@@ -25,6 +25,7 @@ import { daemonReach, daemonReachExamples, runnerShellText, xargsFedClient } fro
 import { exposureFindings, folderExposureExamples } from './folderExposure.ts';
 import { portRedirectExamples, redirectsGuardPort } from './portRedirects.ts';
 import { listensOnGuardPort, portListenerExamples } from './portListeners.ts';
+import { transientUnitExamples, transientUnitScript } from './laterScripts.ts';
 import { changesHermesEnvironment, installingInto, packageInstallExamples, packageScriptsSet } from './packageInstalls.ts';
 import { curlConfigFiles, curlConfigWords, curlWordsReach, isCurlrc } from './curlClients.ts';
 import type { ProtectionIndex } from './protectedPaths.ts';
@@ -719,6 +720,12 @@ export const commandRules: readonly CommandRule[] = [
       return [];
     },
     ...packageInstallExamples,
+  },
+  {
+    // A transient unit that runs a script outside the system's folders later (laterScripts.ts).
+    name: 'transient-unit-runs-an-unread-script',
+    find: (command) => { const script = transientUnitScript(command.program, command.args, command.via, command.programPath); return script === null ? [] : one('hidden-command', `${script}, run later by a transient unit`); },
+    ...transientUnitExamples,
   },
   // Set-up a later innocent call runs: systemd units and environments, npm settings, stored commands (persistenceCommands.ts).
   ...persistenceCommandRules,

@@ -35,3 +35,15 @@ export const laterScriptExamples = {
   stops: ['sh /tmp/x', 'source /tmp/x', '. ~/x.sh', 'source /home/agent/e.txt', '. /dev/shm/x', "bash -e '/home/agent/x'", '/tmp/x --flag', '* * * * * ~/x.sh', '@reboot /home/agent/run', 'less; python3 /tmp/p.py', 'exec /tmp/x "$@"'],
   allows: ['less -R', '+/error', '/error', 'source ~/.bash_aliases', '. "$HOME/.cargo/env"', '. ~/.nvm/nvm.sh', 'source /root/.profile', 'sh /usr/local/bin/pager.sh', '/usr/bin/vim', 'source /etc/profile', 'echo hi > /dev/null', 'ls ~/projects', 'cat /tmp/x', '0 3 * * * /usr/local/bin/backup.sh', 'bash ./build.sh'],
 };
+
+/** `systemd-run [--user] [--on-active=60] sh /tmp/x`: a unit runs the command later, out of sight; its script must be the system's. */
+export const transientUnitScript = (program: string, args: readonly string[], via: readonly string[] = [], programPath = program): string | null => {
+  if (program === 'systemd-run') return unreadScriptRun(args.filter((a) => !a.startsWith('-')).join(' '));
+  // The walk unwraps `systemd-run … CMD` into CMD, reached through it.
+  return via.some((v) => v.startsWith('systemd-run')) ? unreadScriptRun([programPath, ...args].join(' ')) : null;
+};
+
+export const transientUnitExamples = {
+  stops: ['systemd-run --user --on-active=60 sh /tmp/x', 'systemd-run --user --on-calendar=hourly /tmp/x', 'systemd-run --user --unit=zz /tmp/x'],
+  allows: ['systemd-run --user --scope npm run dev', 'systemd-run --on-active=30 /usr/bin/touch /tmp/done'],
+};

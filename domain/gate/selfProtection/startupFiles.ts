@@ -37,7 +37,22 @@ const toolRcNames = new Set(['.vimrc', '.gvimrc', '.exrc', '.nvimrc', '.tmux.con
 const xdgRcFolders = new Set(['nvim', 'vim', 'tmux', 'gdb', 'irb']);
 const systemdParents = new Set(['.config', 'etc', 'lib', 'share', 'run']);
 
+/** Files and folders under /etc whose entries the system runs later, as root, outside any tool call. */
+const systemRunLater: readonly (readonly string[])[] = [
+  ['rc.local'], ['update-motd.d'], ['pam.d'], ['sudoers'], ['sudoers.d'], ['apt', 'apt.conf.d'], ['udev', 'rules.d'], ['network', 'interfaces'],
+  ['network', 'interfaces.d'], ['logrotate.d'], ['tmpfiles.d'], ['ld.so.preload'], ['ld.so.conf'], ['ld.so.conf.d'],
+  ['NetworkManager', 'dispatcher.d'], ['incron.d'], ['anacrontab'], ['at.allow'], ['init.d'], ['rc0.d'], ['rc1.d'], ['rc2.d'], ['rc3.d'], ['rc5.d'], ['rc6.d'],
+];
+
 export const startupFileRows: readonly StartupFileRow[] = [
+  {
+    name: 'system-run-later',
+    why: 'The system runs these later as root, outside any tool call: rc.local and init scripts at boot, update-motd.d and pam.d at each login, apt hooks at each install, udev rules on each device event, sudoers, the dynamic loader\'s preload list.',
+    test: (segments, _home, absolute) => absolute && segments[0] === 'etc' && systemRunLater.some((rest) => rest.every((s, i) => segments[1 + i] === s)),
+    stops: ['/etc/rc.local', '/etc/update-motd.d/99-zz', '/etc/pam.d/common-session', '/etc/sudoers.d/zz', '/etc/apt/apt.conf.d/99zz', '/etc/udev/rules.d/99-zz.rules',
+      '/etc/network/interfaces', '/etc/logrotate.d/zz', '/etc/tmpfiles.d/zz.conf', '/etc/ld.so.preload'],
+    allows: ['/etc/hosts', '/etc/nginx/nginx.conf', '/etc/apt/sources.list.d/x.list', '/home/agent/project/etc/rc.local'],
+  },
   {
     name: 'python-site-hooks',
     why: "site.py imports usercustomize and sitecustomize from any folder on the path and runs every import line of a .pth file in site-packages at each Python start: Hermes (and its tollgate plugin) is Python.",
