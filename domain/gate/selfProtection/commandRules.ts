@@ -113,6 +113,12 @@ const narrowedByPattern = ({ program, args }: SimpleCommand): boolean => {
 const killsByFacts = (command: SimpleCommand, scope: LineScope): CommandFinding[] => {
   const { program, args } = command;
   const port = scope.index.facts.httpPort;
+  // `fuser -km /`, `fuser -k -m /work`: every process using that file system, the daemon's included when its files are there.
+  if (program === 'fuser' && args.some((a) => /^-[a-zA-Z]*k/.test(a)) && args.some((a) => /^-[a-zA-Z]*m/.test(a) || a === '--mount')) {
+    const mounts = args.filter((a) => !a.startsWith('-'));
+    if (mounts.some((m) => m === '/' || dynamic(m) || scope.index.entries.some((e) => e.kind === 'data' && (e.path === m || e.path.startsWith(`${m.replace(/\/+$/, '')}/`)))))
+      return one('kill-guard', 'every process on the file system that holds tollgate\'s data');
+  }
   if (program === 'fuser' && args.some((a) => /^-[a-zA-Z]*k/.test(a))) {
     const tcp = args.includes('-n') || args.includes('--namespace') ? args.some((a) => port !== null && a === String(port)) : false;
     if (tcp || (port !== null && args.some((a) => portSpec(a, port))) || args.some((a) => ['socket', 'socket-dir', 'data'].includes(wordHit(scope, command, a)?.kind ?? '')))
@@ -537,8 +543,9 @@ export const commandRules: readonly CommandRule[] = [
     name: 'kills-by-port-or-user',
     find: killsByFacts,
     stops: ['fuser -k 8787/tcp', 'fuser -k -n tcp 8787', 'fuser -k /home/agent/project/data/tollgate.sock', 'kill $(lsof -t -i:8787)', 'lsof -t -i :8787 | xargs kill -9',
-      'echo 4242 > /tmp/p; kill $(cat /tmp/p)', 'pkill -KILL -u agent', 'pkill -u $USER', 'killall -u 1000', 'pkill -U 1000 -f x', 'skill -KILL -u agent', 'kill -9 $(lsof -t /home/agent/project/data/tollgate.sock)'],
-    allows: ['echo 1234 > /tmp/p; kill $(cat /tmp/p)', 'fuser -k 3000/tcp', 'kill $(lsof -t -i:3000)', 'pkill -u bob', 'killall -u www-data nginx', 'lsof -i:8787', 'fuser 8787/tcp',
+      'echo 4242 > /tmp/p; kill $(cat /tmp/p)', 'pkill -KILL -u agent', 'pkill -u $USER', 'killall -u 1000', 'pkill -U 1000 -f x', 'skill -KILL -u agent', 'kill -9 $(lsof -t /home/agent/project/data/tollgate.sock)',
+      'fuser -km /', 'fuser -k -m /home'],
+    allows: ['echo 1234 > /tmp/p; kill $(cat /tmp/p)', 'fuser -km /mnt/usb', 'fuser -k 3000/tcp', 'kill $(lsof -t -i:3000)', 'pkill -u bob', 'killall -u www-data nginx', 'lsof -i:8787', 'fuser 8787/tcp',
       // Red team 8: a name besides the user narrows the kill to that name's processes.
       'pkill -u $USER vite', 'killall -u agent webpack-dev-server', 'pkill -9 -u agent -f pytest'],
   },

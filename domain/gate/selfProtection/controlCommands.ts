@@ -278,7 +278,9 @@ export const killsGuard = (command: SimpleCommand, analysis: ShellAnalysis, pid:
     case 'killall': {
       const options = parseOptions(withoutSignal(args), killallGrammar);
       const regex = options.short.has('r') || options.long.has('regexp');
-      return options.operands.some((name) => regex ? matchesAny(name, guardedNames, options.short.has('I') ? 'i' : '') : /[$`]/.test(name) || guardedNames.includes(programName(name)));
+      // -I (--ignore-case) matches `NODE` as node.
+      const caseless = options.short.has('I') || options.long.has('ignore-case');
+      return options.operands.some((name) => regex ? matchesAny(name, guardedNames, caseless ? 'i' : '') : /[$`]/.test(name) || guardedNames.includes(caseless ? programName(name).toLowerCase() : programName(name)));
     }
     case 'systemctl': case 'service': case 'launchctl': case 'rc-service': case 'sv': {
       const words = args.filter((a) => !a.startsWith('-'));

@@ -658,7 +658,7 @@ export const protectionRules: readonly ProtectionRule[] = [
     find: (command, scope) => found(killsGuard(command, scope.analysis, scope.index.facts.pid), command),
     stops: [
       'kill -9 4242', 'kill 4242', 'kill -s KILL 4242', 'kill -- -4242', 'kill $(pgrep -f tollgate)', 'kill -9 `pgrep -f "tollgate serve"`',
-      'kill $(cat data/tollgate.pid)', "pkill -f 'tollgate serve'", 'pkill node', 'pkill -9 -f hermes', 'killall node', 'killall -9 hermes',
+      'kill $(cat data/tollgate.pid)', "pkill -f 'tollgate serve'", 'pkill node', 'pkill -9 -f hermes', 'killall node', 'killall -9 hermes', 'killall -I NODE', 'killall --ignore-case Hermes',
       'pkill -f gateway', 'pgrep -f tollgate | xargs kill', 'systemctl stop tollgate', 'systemctl --user restart hermes-gateway',
       'sudo systemctl disable tollgate.service', 'systemctl mask tollgate', 'service tollgate stop', 'P=4242; kill -9 $P', 'pkill -f "$NAME"', 'kill -9 $PPID', 'kill $(lsof -t /home/agent/project/data/tollgate.sock)',
       // Red team 3, F12: every process, a pid picked from ps by a pattern, children of init, arithmetic.
