@@ -7,6 +7,7 @@
  */
 
 import { runtimeStringFolds } from './runtimeStrings.ts';
+import { repeatedFold } from './repeatedFold.ts';
 
 // Global: one pass folds every occurrence; replace() does not keep lastIndex between calls.
 const one = String.raw`(?:[rRbBuU]{0,2})(?:'([^'\\\n]*)'|"([^"\\\n]*)")`;
@@ -134,14 +135,8 @@ export const literalFolds: readonly LiteralFold[] = [
     mayApply: (code) => code.includes('/'),
     fold: (code) => {
       // `Path(a) / 'b' / 'c'` folds one step a pass: repeated here (bounded) so the chain ends as one literal.
-      let out = code;
-      for (let i = 0; i < 16; i++) {
-        const next = out.replace(pathDivision, (_m, a?: string, b?: string, c?: string, d?: string, e?: string, f?: string) =>
-          quote(`${valueOf(a, b) || valueOf(c, d)}/${valueOf(e, f)}`.replace(/\/{2,}/g, '/')));
-        if (next === out) return out;
-        out = next;
-      }
-      return out;
+      return repeatedFold(code, 16, (out) => out.replace(pathDivision, (_m, a?: string, b?: string, c?: string, d?: string, e?: string, f?: string) =>
+        quote(`${valueOf(a, b) || valueOf(c, d)}/${valueOf(e, f)}`.replace(/\/{2,}/g, '/'))));
     },
     stops: [["Path('/srv/hermes-bot') / 'plugins' / 'x.py'", '/srv/hermes-bot/plugins/x.py'], ["pathlib.Path('/home/agent/project') / 'tollgate.yaml'", '/home/agent/project/tollgate.yaml']],
     allows: ['x = a / b', "print(total / 2)"],

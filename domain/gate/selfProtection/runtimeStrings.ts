@@ -6,6 +6,7 @@
  * built string is one literal; literalFolds.ts runs them first, and the floor judges the value they make.
  */
 import type { LiteralFold } from './literalFolds.ts';
+import { repeatedFold } from './repeatedFold.ts';
 import { fromBase32, fromBase64, fromHex, reversed, rot13 } from '../../shell/textDecoders.ts';
 
 const one = String.raw`(?:[rRbBuU]{0,2})(?:'([^'\\\n]*)'|"([^"\\\n]*)")`;
@@ -107,15 +108,7 @@ export const runtimeStringFolds: readonly LiteralFold[] = [
   {
     name: 'declaration-lists',
     mayApply: (c) => c.includes(',') && /\b(?:const|let|var)\s/.test(c),
-    fold: (c) => {
-      let out = c;
-      for (let i = 0; i < 8; i++) {
-        const next = out.replace(declarationList, '$1; let ');
-        if (next === out) return out;
-        out = next;
-      }
-      return out;
-    },
+    fold: (c) => repeatedFold(c, 8, (out) => out.replace(declarationList, '$1; let ')),
     stops: [['const a="/srv/hermes", b="-bot"; require("fs").rmSync(`${a}${b}`, {recursive: true})', '/srv/hermes-bot']],
     allows: ['const a = 1, b = 2', 'let x = f("a"), y = 3'],
   },
@@ -186,15 +179,7 @@ export const runtimeStringFolds: readonly LiteralFold[] = [
   {
     name: 'dot-concatenation',
     mayApply: (c) => /['"]\s*\.\s*[rRbBuU]{0,2}['"]/.test(c) && dotJoin.test(c),
-    fold: (c) => {
-      let out = c;
-      for (let i = 0; i < 32; i++) {
-        const next = out.replace(dotJoin, (_m, a?: string, b?: string, d?: string, e?: string) => quote(valueOf(a, b) + valueOf(d, e)));
-        if (next === out) return out;
-        out = next;
-      }
-      return out;
-    },
+    fold: (c) => repeatedFold(c, 32, (out) => out.replace(dotJoin, (_m, a?: string, b?: string, d?: string, e?: string) => quote(valueOf(a, b) + valueOf(d, e)))),
     stops: [['system("toll"."gate approve a1")', 'tollgate approve a1'], ["unlink '/srv/hermes-bot/' . 'config.yaml'", '/srv/hermes-bot/config.yaml']],
     allows: ["print 'a', 'b'", '$x . $y'],
   },
