@@ -99,6 +99,8 @@ export const protectionIndex = (facts: ProtectionFacts): ProtectionIndex => {
   if (frozen !== undefined) return frozen;
   if (cached !== null && sameFacts(cached.facts, facts)) {
     if (Object.isFrozen(facts)) byFrozenFacts.set(facts, cached.index);
+    // The newest equal object is kept, so the next call with it is matched by identity, not re-encoded.
+    cached = { facts, index: cached.index };
     return cached.index;
   }
   const entries = facts.paths.map((p) => entry(normalizePath(p.path), p.kind));
