@@ -16,6 +16,7 @@ import { loaderFileCommandRule, toolLoaderFileFindings } from './loaderFileComma
 import { embeddedCommandFindings, exportedCommandFindings, foreignLibraries } from './embeddedCommands.ts';
 import { inlineCodeFindings, isShellStartupFile, shellTextFindings, scriptLanguage, type CodeFinding } from './inlineCode.ts';
 import { runLaterPlace } from './placedCode.ts';
+import { approvalMessageFindings } from './approvalMessages.ts';
 import { patchAddedTexts } from './patchTargets.ts';
 import { packageManagerCommand } from './controlCommands.ts';
 import { expandLocalShorthand, isLoopbackHost, localShorthandClients, loopbackPortUnknown, namesLoopbackPort } from './loopbackHosts.ts';
@@ -61,7 +62,7 @@ export interface CommandRule {
 
 export const commandRuleReasons: Readonly<Record<'script-would-disable-guard' | 'answers-own-prompt' | 'reaches-guard-process', string>> = {
   'script-would-disable-guard': 'It would write or run a script that, run later, would switch the guard off or reach what it protects.',
-  'answers-own-prompt': "It would type into a terminal or drive a session the agent does not own, where Hermes asks its user, and so answer the guard's own questions.",
+  'answers-own-prompt': "It would type into a terminal, drive a session the agent does not own, or post a chat answer Hermes' gateway reads as the user's, and so answer the guard's own questions.",
   'reaches-guard-process': "It would reach the daemon's or Hermes' process another way: its sockets, its memory or descriptors, the kernel settings that keep it closed, or a container that sees the whole machine.",
 };
 
@@ -835,4 +836,4 @@ export const commandFindings = (analysis: ShellAnalysis, scope: LineScope, scrip
 
 /** Every finding of these rows for a file tool or code cell. */
 export const toolCallFindings = (tool: string, args: Readonly<Record<string, unknown>>, index: ProtectionIndex, cwd: string | null = null, lost = false): BlockFinding[] =>
-  [...codeCellFindings(tool, args, index, cwd, lost), ...scriptWriteFindings(tool, args, index, cwd, lost), ...toolLoaderFileFindings(tool, args, index, cwd, lost)].map((f) => ({ ...f, verdict: 'block' }));
+  [...codeCellFindings(tool, args, index, cwd, lost), ...scriptWriteFindings(tool, args, index, cwd, lost), ...toolLoaderFileFindings(tool, args, index, cwd, lost), ...approvalMessageFindings(tool, args)].map((f) => ({ ...f, verdict: 'block' }));

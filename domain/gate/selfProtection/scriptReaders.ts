@@ -276,7 +276,9 @@ const parallelFiles = (c: SimpleCommand, analysis: ShellAnalysis): RunFile[] => 
   return files.map((path) => ({ path, as: 'args' as const, command }));
 };
 
-const readsStdinOnly = (c: SimpleCommand): boolean => c.args.every((a) => a.startsWith('-'));
+const stdinScript = /^(?:\/dev\/stdin|\/dev\/fd\/0|\/proc\/(?:self|thread-self)\/fd\/0)$/;
+/** No script operand (a shell reads its input), or the script named is its own input (`source /dev/stdin`, `bash /dev/fd/0`). */
+const readsStdinOnly = (c: SimpleCommand): boolean => c.args.every((a) => a.startsWith('-')) || stdinScript.test(c.args.find((a) => !a.startsWith('-')) ?? '');
 const catFiles = (c: SimpleCommand, analysis: ShellAnalysis): RunFile[] => {
   const as: ReadAs = isShell(c.program) || c.program === 'source' || c.program === '.' ? 'shell' : 'code';
   const out: RunFile[] = [];
@@ -613,8 +615,9 @@ export const scriptReaders: readonly ScriptReader[] = [
   {
     name: 'a file cat, head or tail hands to a shell or interpreter (cat f | sh, bash <(cat f))', programs: /^(?:sh|bash|zsh|ksh|dash|ash|mksh|yash|source|\.|python[0-9.]*|perl|ruby|node|nodejs|php|tclsh[0-9.]*|wish|expect|lua[0-9.]*|luajit|R|julia|pwsh)$/, files: catFiles,
     stops: ["echo 'hermes config set approvals.yolo true' > /tmp/e.txt; cat /tmp/e.txt | sh", "echo 'tollgate approve abc always' > /tmp/e.txt; bash <(cat /tmp/e.txt)",
-      "echo 'tollgate approve abc always' > /tmp/e.txt; head -n 5 /tmp/e.txt | bash -s"],
-    allows: ["echo 'npm test' > /tmp/t.txt; cat /tmp/t.txt | sh", 'cat install.sh | bash -s -- --help'],
+      "echo 'tollgate approve abc always' > /tmp/e.txt; head -n 5 /tmp/e.txt | bash -s",
+      "echo 'hermes config set approvals.yolo true' > /tmp/e.txt; cat /tmp/e.txt | source /dev/stdin", "echo 'tollgate approve abc always' > /tmp/e.txt; cat /tmp/e.txt | bash /dev/fd/0"],
+    allows: ["echo 'npm test' > /tmp/t.txt; cat /tmp/t.txt | sh", 'cat install.sh | bash -s -- --help', "echo 'export A=1' > /tmp/e.txt; cat /tmp/e.txt | source /dev/stdin"],
   },
   {
     name: 'a file substituted into the command line ($(cat f), `cat f`, $(< f))', programs: /./, files: substitutedFiles,

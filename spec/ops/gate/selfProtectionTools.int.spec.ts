@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Gate } from '../../../ops/gate/gate.ts';
 import { packageRoot } from '../../../ops/gate/protectedState.ts';
 import { openFloorGate } from './support/floorGate.ts';
+import { approvalMessageExamples } from '../../../domain/gate/selfProtection/approvalMessages.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'tollgate-selfprot-tools-'));
 const project = join(root, 'project');
@@ -39,6 +40,8 @@ const blocked: readonly Call[] = [
   { tool: 'cronjob', args: { action: 'create', schedule: 'every 1m', script: 'tidy.sh', no_agent: true } },
   { tool: 'terminal', args: { command: `${join(links, 'tg')} approve abc always` } },
   { tool: 'terminal', args: { command: 'cd ../links && ./tg serve' } },
+  // A chat message Hermes' gateway reads as the answer to a pending approval (approvalMessages.ts).
+  ...approvalMessageExamples.stops,
 ];
 const allowed: readonly Call[] = [
   { tool: 'process', args: { action: 'poll', session_id: 'proc_1' } },
@@ -47,6 +50,7 @@ const allowed: readonly Call[] = [
   { tool: 'web_extract', args: { urls: ['https://example.com'] } },
   { tool: 'mcp_filesystem_write_file', args: { path: join(root, 'notes.md'), content: 'x' } },
   { tool: 'terminal', args: { command: `${join(links, 'tg')} verify` } },
+  ...approvalMessageExamples.allows,
 ];
 
 describe("Hermes' other tools through the real gate, with yolo on (red team 3, F4)", function () {
