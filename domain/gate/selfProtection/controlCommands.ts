@@ -354,13 +354,27 @@ const openProcessSearch = (c: SimpleCommand): boolean => {
 
 /** `ps -eo pid | xargs kill`, `ps aux | grep -v grep | awk '{print $2}'`: a process list no pattern narrows (every pid, the daemon's too). */
 const listsEveryProcess = (analysis: ShellAnalysis): boolean => {
-  const lists = analysis.commands.filter((c) => c.program === 'ps' && !c.args.some((a) => /^-[a-zA-Z]*[pqC]|^--(?:pid|quick-pid|ppid|sid)\b/.test(a)));
+  const lists = analysis.commands.filter((c) => c.program === 'ps' && (adoptedByInit(c) || !c.args.some((a) => /^-[a-zA-Z]*[pqC]|^--(?:pid|quick-pid|ppid|sid)\b/.test(a))));
   if (lists.length === 0) return false;
   const narrows = analysis.commands.some((c) =>
     (/^[ef]?grep$/.test(c.program) && !c.args.some((a) => /^-[a-zA-Z]*v/.test(a) || a === '--invert-match') && c.args.some((a) => !a.startsWith('-')))
     || (/^[gm]?awk$/.test(c.program) && c.args.some((a) => !a.startsWith('-') && awkPatterns(a).length > 0))
     || (c.program === 'sed' && c.args.includes('-n')) || c.program === 'pgrep');
   return !narrows;
+};
+
+/**
+ * `ps -o pid= --ppid 1`: the children of init are every daemon started by systemd or detached from its shell,
+ * tollgate's among them; so is a parent list the line does not spell out (`--ppid "$P"`).
+ */
+const adoptedByInit = (c: SimpleCommand): boolean => {
+  for (let i = 0; i < c.args.length; i++) {
+    const m = /^--ppid(?:=(.*))?$/.exec(c.args[i]!);
+    if (m === null) continue;
+    const list = m[1] ?? c.args[i + 1] ?? '';
+    if (/[$`]/.test(list) || list.split(/[,\s]+/).some((pid) => /^0*1$/.test(pid))) return true;
+  }
+  return false;
 };
 
 /** The regexes (`/…/`) and string literals (as regexes matching them) of an awk program. */
