@@ -53,7 +53,9 @@ export const isLoopbackHost = (raw: string): boolean => {
   let host = raw.toLowerCase().replace(/%25.*$|%.*$/, '');
   if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
   if (host.endsWith('.')) host = host.slice(0, -1);
-  if (host === 'localhost' || host.endsWith('.localhost') || host === 'localhost6' || host === 'ip6-localhost' || host === 'ip6-loopback') return true;
+  if (host === 'localhost' || host.endsWith('.localhost') || host === 'ip6-localhost' || host === 'ip6-loopback') return true;
+  // /etc/hosts' own names for loopback on many systems: localhost.localdomain, localhost4, localhost6.localdomain6.
+  if (/^localhost[46]?(?:\.localdomain[46]?)?$/.test(host)) return true;
   if (publicLoopbackNames.some((name) => under(host, name)) || embedsLoopback(host)) return true;
   if (host.includes(':')) return isLoopbackV6(host);
   const address = inetAton(host);
@@ -116,7 +118,9 @@ export const loopbackPortUnknown = (word: string, port: number): boolean => {
     if (isLoopbackHost(match[1]!)) return true;
   }
   // The host part must hold an expansion (`$`, a backquote or `{`); most words have none, and skip compiling.
-  return /[$`{]/.test(folded) && new RegExp(`(?:^|//|@)[^/\\s:@]*[$\`{][^/\\s@]*:0*${port}(?![0-9])`).test(folded);
+  // A command substitution in the host (`$(hostname -I | cut -d' ' -f1)`, `` `uname -n` ``) may hold spaces: one unknown part.
+  const hosts = folded.replace(/\$\([^()]*\)|`[^`]*`/g, '$_');
+  return /[$`{]/.test(hosts) && new RegExp(`(?:^|//|@)[^/\\s:@]*[$\`{][^/\\s@]*:0*${port}(?![0-9])`).test(hosts);
 };
 
 /**

@@ -24,6 +24,11 @@ describe('tollgate\'s port and pids spelled another way (red team 3, F11, F12)',
     }
     it('sslip.io spells IPv6 loopback with dashes', () => expect(isLoopbackHost('--1.sslip.io')).to.equal(true));
     it('an ordinary public name is not loopback', () => expect(isLoopbackHost('example.com')).to.equal(false));
+    it("/etc/hosts' own loopback names (localhost.localdomain, localhost4, localhost6.localdomain6) are loopback", () => {
+      for (const host of ['localhost.localdomain', 'LOCALHOST.localdomain.', 'localhost4', 'localhost4.localdomain4', 'localhost6', 'localhost6.localdomain6'])
+        expect(isLoopbackHost(host), host).to.equal(true);
+      expect(isLoopbackHost('localhostess.com')).to.equal(false);
+    });
   });
 
   describe('ports as curl and code write them', () => {
@@ -43,7 +48,7 @@ describe('tollgate\'s port and pids spelled another way (red team 3, F11, F12)',
       expect(namesLoopbackPort('https://example.com:8787/', 8787)).to.equal(false);
     });
     it('a loopback URL whose port is filled in at run time may be tollgate', () => {
-      for (const word of ['http://localhost:$PORT/', 'http://127.0.0.1:${P}/x', 'http://127.0.0.1:`cat p`/', 'http://127.0.0.1:{port}/', 'http://localhost:', 'http://$H:8787/'])
+      for (const word of ['http://localhost:$PORT/', 'http://127.0.0.1:${P}/x', 'http://127.0.0.1:`cat p`/', 'http://127.0.0.1:{port}/', 'http://localhost:', 'http://$H:8787/', "http://$(hostname -I | cut -d' ' -f1):8787/", 'http://`uname -n`:8787/'])
         expect(loopbackPortUnknown(word, 8787), word).to.equal(true);
       for (const word of ['http://example.com:$PORT/', 'http://localhost:3000/$X', 'http://$H:3000/'])
         expect(loopbackPortUnknown(word, 8787), word).to.equal(false);
