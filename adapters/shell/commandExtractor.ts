@@ -598,7 +598,13 @@ export class CommandExtractor {
     const value = node.childForFieldName('value');
     if (!name) return;
     const appends = textOf(scope, node)[name.endIndex - node.startIndex] === '+';
-    if (name.type === 'subscript') { this.assignElement(name, value, scope); return; }
+    if (name.type === 'subscript') {
+      // `BASH_ALIASES[x]='…'` defines an alias: its text runs wherever x is typed later, so it is walked as code.
+      const array = name.childForFieldName('name') ?? name.namedChildren[0];
+      if (array && value && textOf(scope, array) === 'BASH_ALIASES') this.script(wordValue(value, scope.source, this.state.lookup), scope, 'BASH_ALIASES', undefined, node.startIndex, level);
+      this.assignElement(name, value, scope);
+      return;
+    }
     if (name.type !== 'variable_name') return;
     const variable = textOf(scope, name);
     if (value?.type === 'array') {

@@ -55,6 +55,7 @@ interface WrapperShape {
 }
 
 const assignment = /^[A-Za-z_][A-Za-z0-9_]*=/;
+const envAssignment = /^[^=\-][^=]*=/;
 
 /** Where the wrapped command starts, or undefined when the wrapper runs none. */
 const wrappedCommandStart = (args: readonly string[], shape: WrapperShape): number | undefined => {
@@ -87,7 +88,8 @@ const env: Handler = (args, name) => {
   const leading = args[0] === '-' ? 1 : 0; // `env -` is `env -i`
   let start = firstOperandIndex(args, leading, grammar);
   const options = parseOptions(args.slice(leading, start), grammar);
-  while (start < args.length && assignment.test(args[start]!)) start++;
+  // env takes any word holding '=' as NAME=VALUE, names bash could not spell too (`BASH_FUNC_x%%=() { … }`).
+  while (start < args.length && envAssignment.test(args[start]!)) start++;
   const split = options.short.get('S') ?? options.long.get('split-string');
   if (typeof split === 'string') {
     const source = [split, ...args.slice(start).map(shellQuote)].join(' ');

