@@ -154,10 +154,18 @@ const storedFileFindings = (command: SimpleCommand, scope: LineScope): CommandFi
 
 const gitTemplateFolders = /^\/usr\/(?:local\/)?share\/git-core\/templates\/?$/;
 /** `git clone --template=DIR`, `git init --template DIR`, `-c init.templateDir=DIR`: DIR/hooks run unseen. */
-const gitTemplateFindings = (command: SimpleCommand): CommandFinding[] => {
-  if (command.program !== 'git' || !command.args.some((a) => a.startsWith('--template') || /^init\.templatedir=/i.test(a))) return [];
+/** `GIT_TEMPLATE_DIR=/tmp/t git init`, `env GIT_TEMPLATE_DIR=… git clone`: the folder set before the command (a quoted value as one word). */
+const templateFromEnvironment = (command: SimpleCommand): string[] =>
+  command.via.flatMap((v) => [...v.matchAll(/(?:^|\s)GIT_TEMPLATE_DIR=("[^"]*"|'[^']*'|\S*)/g)].map((m) => m[1]!.replace(/^(["'])([\s\S]*)\1$/, '$2')));
+
+const gitTemplateFindings = (command: SimpleCommand, scope: LineScope): CommandFinding[] => {
+  if (command.program !== 'git') return [];
   const { args } = command;
-  const dirs = args.flatMap((a, i) => a === '--template' ? [args[i + 1] ?? ''] : a.startsWith('--template=') ? [a.slice(11)] : /^init\.templatedir=/i.test(a) ? [a.slice(a.indexOf('=') + 1)] : []);
+  // Exported on this line (or set for it): init and clone copy the folder's hooks into the new repository.
+  const exported = scope.analysis.exports?.['GIT_TEMPLATE_DIR'];
+  const environment = [...templateFromEnvironment(command), ...(scope.analysis.exports !== undefined && 'GIT_TEMPLATE_DIR' in scope.analysis.exports ? [exported ?? '$GIT_TEMPLATE_DIR'] : [])];
+  if (environment.length === 0 && !args.some((a) => a.startsWith('--template') || /^init\.templatedir=/i.test(a))) return [];
+  const dirs = [...environment, ...args.flatMap((a, i) => a === '--template' ? [args[i + 1] ?? ''] : a.startsWith('--template=') ? [a.slice(11)] : /^init\.templatedir=/i.test(a) ? [a.slice(a.indexOf('=') + 1)] : [])];
   const foreign = dirs.find((d) => !gitTemplateFolders.test(d));
   return foreign === undefined ? [] : [{ id: 'hidden-command', what: `git template ${foreign || '?'}: its hooks, which the floor cannot read, run in the new repository` }];
 };
@@ -213,8 +221,10 @@ export const persistenceCommandRules: readonly CommandRule[] = [
   {
     name: 'git-template-hooks',
     find: gitTemplateFindings,
-    stops: ['git clone --template=/tmp/tpl https://example.com/r /tmp/r', 'git init --template /tmp/tpl', 'git -c init.templateDir=/tmp/tpl clone https://example.com/r'],
-    allows: ['git clone https://example.com/r /tmp/r', 'git init', 'git clone --template=/usr/share/git-core/templates https://example.com/r', 'git log --template-x'],
+    stops: ['git clone --template=/tmp/tpl https://example.com/r /tmp/r', 'git init --template /tmp/tpl', 'git -c init.templateDir=/tmp/tpl clone https://example.com/r',
+      'GIT_TEMPLATE_DIR=/tmp/t git init /tmp/r', 'env GIT_TEMPLATE_DIR=/tmp/t git clone https://example.com/r', 'export GIT_TEMPLATE_DIR=/tmp/t; git init'],
+    allows: ['git clone https://example.com/r /tmp/r', 'git init', 'git clone --template=/usr/share/git-core/templates https://example.com/r', 'git log --template-x',
+      'GIT_TEMPLATE_DIR=/usr/share/git-core/templates git init'],
   },
   {
     name: 'systemd-takes-in-a-unit-or-environment',
@@ -257,6 +267,11 @@ export const exportedLoaderFindings = (analysis: ShellAnalysis, scope: LineScope
   if (exports === undefined) return [];
   const out: CommandFinding[] = [];
   for (const [name, value] of Object.entries(exports)) {
+    // Every later `git init` and `git clone` copies this folder's hooks into the repository it makes.
+    if (name === 'GIT_TEMPLATE_DIR' && !gitTemplateFolders.test(value ?? writtenValue(analysis.source, name) ?? '$GIT_TEMPLATE_DIR')) {
+      out.push({ id: 'hidden-command', what: 'exported GIT_TEMPLATE_DIR: its hooks, which the floor cannot read, go into every repository git makes later' });
+      continue;
+    }
     // LD_PRELOAD, BASH_ENV and the like are judged (with their written files) by embeddedCommands' exports.
     if (!loaderVariables.test(name) || /^(?:LD_PRELOAD|LD_AUDIT|BASH_ENV|ENV|PYTHONSTARTUP)$/.test(name)) continue;
     if (loadsForeignCode(name, value ?? writtenValue(analysis.source, name), cwdOf(null, scope))) out.push({ id: 'hidden-command', what: `exported ${name}: code loaded into every later program from where the floor cannot read` });
@@ -276,6 +291,6 @@ const writtenValue = (source: string, name: string): string | null => {
 export const exportedLoaderExamples = {
   stops: ["export NODE_OPTIONS='--require /tmp/e.js'", 'export PYTHONPATH=/tmp/evil', 'export NODE_OPTIONS=--import=/tmp/x.mjs', 'export PYTHONPATH=$PYTHONPATH:/tmp/x',
     'declare -x PERL5OPT=-MEvil', 'export RUBYOPT=-r/tmp/x', 'export NODE_OPTIONS="$X"', 'cd /home/agent/project && export PYTHONPATH=../other', 'export LD_LIBRARY_PATH=/tmp/l',
-    'export JAVA_TOOL_OPTIONS=-javaagent:/tmp/a.jar', 'export PYTHONPATH=~/evil'],
+    'export JAVA_TOOL_OPTIONS=-javaagent:/tmp/a.jar', 'export PYTHONPATH=~/evil', 'export GIT_TEMPLATE_DIR=/tmp/tpl'],
   allows: ['export NODE_OPTIONS=--max-old-space-size=4096', 'export PYTHONPATH=src', 'export PYTHONPATH=$PYTHONPATH:src', 'export LD_LIBRARY_PATH=/usr/local/cuda/lib64', 'export NODE_ENV=production', 'export PYTHONPATH=$PWD/lib', 'export PATH=$PATH:/opt/bin'],
 };
