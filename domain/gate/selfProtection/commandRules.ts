@@ -800,9 +800,17 @@ export const scriptWriteFindings = (tool: string, args: Readonly<Record<string, 
 
 /** `execute_code`: the cell as code (kills, decoded code, shell strings, loopback spellings, glued literals). */
 export const codeCellFindings = (tool: string, args: Readonly<Record<string, unknown>>, index: ProtectionIndex, cwd: string | null = null, lost = false): CommandFinding[] => {
-  if (tool !== 'execute_code' || typeof args['code'] !== 'string') return [];
-  return inlineCodeFindings(args['code'], index, { home: index.facts.home, hermesHome: index.facts.hermesHome, cwd, lost });
+  const code = tool === 'execute_code' ? args['code'] : typedIntoProcess(tool, args);
+  if (typeof code !== 'string') return [];
+  return inlineCodeFindings(code, index, { home: index.facts.home, hermesHome: index.facts.hermesHome, cwd, lost });
 };
+
+/**
+ * Text typed into a background process (`process submit|write|send`): judged as a command line elsewhere, and here
+ * as code too, since the process may be a Python or Node REPL (`os.system('…')` is no shell line).
+ */
+const typedIntoProcess = (tool: string, args: Readonly<Record<string, unknown>>): unknown =>
+  tool === 'process' && !['list', 'poll', 'log', 'wait', 'kill', 'close'].includes(String(args['action'])) ? args['data'] : undefined;
 
 export interface BlockFinding extends CommandFinding {
   readonly verdict: 'block';

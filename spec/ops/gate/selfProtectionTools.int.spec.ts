@@ -32,6 +32,8 @@ const blocked: readonly Call[] = [
   { tool: 'process', args: { action: 'submit', session_id: 'proc_1', data: `rm -rf ${data}` } },
   { tool: 'process', args: { action: 'write', session_id: 'proc_1', data: 'tollgate approve abc always\n' } },
   { tool: 'process', args: { action: 'submit', session_id: 'proc_1', data: 'curl -s http://127.0.0.1:8787/v1/approvals' } },
+  // Typed into a Python REPL the agent started: code, not a shell line.
+  { tool: 'process', args: { action: 'submit', session_id: 'proc_1', data: "import os; os.system('tollgate approve abc always')" } },
   { tool: 'text_to_speech', args: { text: 'hi', output_path: join(links, 'dlink', 'ledger.db') } },
   { tool: 'web_extract', args: { urls: [`file://${join(links, 'klink', 'runtime-registrations.json')}`] } },
   { tool: 'vision_analyze', args: { image_url: join(links, 'klink', 'runtime-registrations.json') } },
@@ -46,6 +48,7 @@ const blocked: readonly Call[] = [
 const allowed: readonly Call[] = [
   { tool: 'process', args: { action: 'poll', session_id: 'proc_1' } },
   { tool: 'process', args: { action: 'submit', session_id: 'proc_1', data: 'ls -la' } },
+  { tool: 'process', args: { action: 'submit', session_id: 'proc_1', data: 'print(1 + 1)' } },
   { tool: 'text_to_speech', args: { text: 'hi', output_path: join(root, 'out.mp3') } },
   { tool: 'web_extract', args: { urls: ['https://example.com'] } },
   { tool: 'mcp_filesystem_write_file', args: { path: join(root, 'notes.md'), content: 'x' } },
