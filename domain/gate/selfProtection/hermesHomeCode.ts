@@ -55,6 +55,12 @@ export const hermesHomeCodeRows: readonly HermesHomeRow[] = [
     stops: ['/home/agent/.hermes/pairing/telegram-approved.json'],
     allows: ['/home/agent/.hermes/memories/MEMORY.md', '/home/agent/.hermes/skills/notes/SKILL.md'],
   },
+  {
+    name: 'platforms',
+    why: "Newer Hermes keeps the approved senders in platforms/pairing/ (gateway/pairing.py) and each platform's login and keys beside them (platforms/whatsapp/session, platforms/matrix/store): an entry lets a stranger command the agent, a swapped session puts another account behind it.",
+    stops: ['/home/agent/.hermes/platforms/pairing/telegram-approved.json', '/srv/hermes-bot/platforms/pairing/discord-approved.json', '/home/agent/.hermes/platforms/whatsapp/session/creds.json'],
+    allows: ['/home/agent/project/platforms/pairing/notes.md'],
+  },
 ];
 
 /** The names, looked up once per path below a home. */

@@ -164,6 +164,16 @@ export const loaderFileRow = (path: string, home: string | null, cwd: string | n
   const segments = full.split('/').filter((s) => s !== '' && s !== '.');
   const name = segments[segments.length - 1];
   if (name === undefined) return null;
+  // `for f in ~/.ba*rc; do … >> "$f"`: a pattern in the last name may be any known file it matches.
+  if (/[*?[]/.test(name)) {
+    const pattern = segmentPattern(name);
+    for (const known of lastNames) {
+      if (!pattern.test(known)) continue;
+      const row = loaderFileRow([...segments.slice(0, -1), known].join('/').replace(/^(?!~|\$)/, full.startsWith('/') ? '/' : ''), home, null);
+      if (row !== null) return row;
+    }
+    return null;
+  }
   if (!lastNames.has(name) && !folderNames.has(segments[segments.length - 2] ?? '') && !name.endsWith('.el') && !name.endsWith('_config.py')) return null;
   const absolute = tilde || full.startsWith('/');
   const inHome = absolute ? homeRelative(segments, home === null ? null : home.split('/').filter((s) => s !== ''), tilde) : null;
@@ -171,6 +181,25 @@ export const loaderFileRow = (path: string, home: string | null, cwd: string | n
   const all = absolute ? segments : ['.', ...segments];
   for (const row of loaderFileRows) if (row.test(inHome, all)) return row;
   return null;
+};
+
+/** One path segment's glob (`*`, `?`, `[…]`, `[!…]`) as a regex; a dot file matches `.*` patterns, as bash's do. */
+const segmentPattern = (glob: string): RegExp => {
+  let out = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '*') out += '[^/]*';
+    else if (c === '?') out += '[^/]';
+    else if (c === '[') {
+      const end = glob.indexOf(']', i + 2);
+      if (end < 0) { out += '\\['; continue; }
+      const body = glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\');
+      out += `[${body}]`;
+      i = end;
+    } else out += c.replace(/[.+^${}()|\\\]]/g, '\\$&');
+  }
+  // A class the regex engine cannot read is taken as matching any name (fail closed).
+  try { return new RegExp(`^${out}$`); } catch { return /^/; }
 };
 
 /** File names that probe a folder: one of them inside it falls under a row when the folder's every file does. */

@@ -43,6 +43,13 @@ describe('files a program loads at its next start, judged by their text (loaderF
     });
   }
 
+  it('reads a glob in the last name as any known file it matches (a loop variable over `~/.ba*rc`)', () => {
+    expect(loaderFileRow('~/.ba*rc', null)?.name).to.equal('shell-startup');
+    expect(loaderFileRow('/home/agent/.z[sp]*', '/home/agent')?.name).to.equal('shell-startup');
+    expect(loaderFileRow('/home/agent/notes/*.md', '/home/agent')).to.equal(null);
+    expect(loaderFileRow('/home/agent/.[', '/home/agent')).to.equal(null);
+  });
+
   it('reads `~`, $HOME and a path relative to the working folder as the home does', () => {
     expect(loaderFileRow('~/.emacs', null)?.name).to.equal('emacs-init');
     expect(loaderFileRow('$HOME/.config/autostart/x.desktop', null)?.name).to.equal('x-autostart');
