@@ -19,6 +19,7 @@ import { codeTypesIntoTerminal, typesIntoTerminal } from './terminalInput.ts';
 import { programName } from '../../shell/programName.ts';
 import { runLaterPlace, shellStartupFile } from './placedCode.ts';
 import { computedProgramCommands } from './unknownPrograms.ts';
+import { codeApprovalMessage } from './approvalMessages.ts';
 import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 
 export type CodeFindingId = 'answers-own-prompt' | 'reaches-guard-process' | 'kill-guard' | 'hidden-command' | 'socket-client' | 'tollgate-control-command' | 'hermes-control' | 'read-secret' | 'write-protected-path';
@@ -129,6 +130,12 @@ export const inlineCodeFindings = (code: string, index: ProtectionIndex, context
   return foldedGlued === folded ? gluedFindings : codeFindings(foldedGlued, index, context);
 };
 
+/**
+ * Code that writes where an imported module lives: `open(hmac.__file__, 'a')`, a path built from
+ * `os.path.dirname(json.__file__)` or `inspect.getfile(m)` opened to write, `Path(m.__file__).write_text(…)`.
+ */
+const writesLoadedModule = /(?:(?:\b[A-Za-z_][\w.]*|[\])])\.__(?:file|path)__|inspect\.get(?:source)?file\s*\(|importlib\.util\.find_spec\s*\()[\s\S]{0,200}?(?:['"][rbt]*[wax+][rwaxbt+]*['"]\s*[,)]|\.write_(?:text|bytes)\s*\(|shutil\.(?:copy\w*|move)\s*\()/;
+
 const codeFindings = (code: string, index: ProtectionIndex, context: PathContext): CodeFinding[] => {
   const findings: CodeFinding[] = [];
   const { pid, httpPort } = index.facts;
@@ -137,6 +144,7 @@ const codeFindings = (code: string, index: ProtectionIndex, context: PathContext
   else if (signalsEveryone(folded, pid)) findings.push({ id: 'kill-guard', what: 'a signal to every process of the user, the daemon among them' });
   const typed = codeTypesIntoTerminal(folded);
   if (typed !== null) findings.push({ id: 'answers-own-prompt', what: typed });
+  if (writesLoadedModule.test(folded)) findings.push({ id: 'write-protected-path', what: "a loaded module's own file (its __file__), which every later Python start imports, Hermes' too" });
   const stopped = codeStopsDaemon(folded);
   if (stopped !== null) findings.push(stopped);
   const reached = codeReachesProcess(folded, pid);
@@ -144,6 +152,8 @@ const codeFindings = (code: string, index: ProtectionIndex, context: PathContext
   // The raw code too: the folds may have decoded what it decodes (runtimeStrings.ts), which stays a hidden command.
   if (((decoding.test(code) || decoding.test(folded)) && running.test(folded)) || decodedPath.test(code) || decodedPath.test(folded) || runsForeignCode.test(folded)) findings.push({ id: 'hidden-command', what: 'code that runs what it decoded or loaded' });
   const literals = pythonStringLiterals(code);
+  const posted = codeApprovalMessage(folded, [...literals, ...pythonStringLiterals(gluedLiterals(folded))]);
+  if (posted !== null) findings.push({ id: 'answers-own-prompt', what: posted });
   if (httpPort !== null && (literals.some((l) => namesLoopbackPort(l, httpPort)) || codeReachesLoopbackPort(folded, httpPort) || literalPortUnknown(literals, folded, httpPort)))
     findings.push({ id: 'socket-client', what: `127.0.0.1:${httpPort}` });
   // `http+unix://data%2Ftollgate.sock/…` and a glob for the socket (`glob('data/*.sock')`).

@@ -9,7 +9,7 @@
  * their text (or the text written earlier on the line).
  */
 import { plumbedFiles, plumbedShellReader } from './plumbedFiles.ts';
-import { readIntoCommandsReader } from './readIntoCommands.ts';
+import { readIntoCommandsReader, substitutedCommandsReader } from './readIntoCommands.ts';
 import { firstOperandIndex, parseOptions, type OptionGrammar } from '../../shell/commandOptions.ts';
 import { isShell } from '../../shell/shellInvocation.ts';
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
@@ -466,6 +466,7 @@ const direnvFiles = (command: SimpleCommand): RunFile[] => {
 export const scriptReaders: readonly ScriptReader[] = [
   plumbedShellReader,
   readIntoCommandsReader,
+  substitutedCommandsReader,
   {
     name: 'awk -f and --include program files', programs: /^(?:awk|gawk|mawk|nawk|busybox-awk)$/, files: awkFiles,
     stops: ["echo 'BEGIN{system(\"tollgate approve abc always\")}' > /tmp/a.awk; awk -f /tmp/a.awk", "printf 'BEGIN { system(\"rm -rf ~/.hermes/plugins\") }\\n' > /tmp/b.awk; gawk --file=/tmp/b.awk /dev/null"],

@@ -28,6 +28,12 @@ const underHome = (segments: readonly string[], home: readonly string[] | null, 
 };
 
 const pythonHooks = new Set(['usercustomize.py', 'sitecustomize.py']);
+/** Modules Python programs import at start (Hermes and its plugin among them): a file of that name beside a script shadows it. */
+const commonModules = new Set(['os', 'sys', 'json', 'socket', 'ssl', 'hmac', 'hashlib', 're', 'subprocess', 'typing', 'pathlib', 'logging', 'base64', 'time',
+  'random', 'io', 'abc', 'enum', 'functools', 'collections', 'asyncio', 'threading', 'signal', 'select', 'shutil', 'tempfile', 'urllib', 'http', 'email',
+  'uuid', 'datetime', 'inspect', 'importlib', 'contextlib', 'dataclasses', 'copy', 'struct', 'string', 'textwrap', 'argparse', 'platform', 'site', 'codecs',
+  'yaml', 'requests', 'httpx', 'openai', 'pydantic', 'certifi', 'urllib3', 'idna', 'six', 'typing_extensions']);
+const pythonCode = /\.(?:py|pyc|pyd|so|pth)$/;
 const packageFolders = new Set(['site-packages', 'dist-packages']);
 const npmFiles = new Set(['.npmrc', '.yarnrc', '.yarnrc.yml', 'bunfig.toml', '.bunfig.toml']);
 /** The folders systemd reads units and their environment from: `<x>/systemd/…` where x is one of these. */
@@ -65,7 +71,21 @@ export const startupFileRows: readonly StartupFileRow[] = [
     stops: ['/home/agent/.local/lib/python3.11/site-packages/usercustomize.py', '/home/agent/.local/lib/python3.11/site-packages/zz.pth',
       '/usr/lib/python3/dist-packages/a.pth', '/etc/python3.11/sitecustomize.py', '/opt/venv/lib/python3.12/site-packages/sitecustomize.py', '/home/agent/project/src/sitecustomize.py'],
     allows: ['/home/agent/project/docs/usercustomize.md', '/home/agent/project/data.pth.txt', '/home/agent/project/models/best.pth',
-      '/home/agent/.local/lib/python3.11/site-packages/requests/models.py'],
+      '/home/agent/project/src/requests/models.py'],
+  },
+  {
+    name: 'python-installed-code',
+    why: "Code an interpreter imports from where it is installed runs in every Python program that imports it, Hermes and its tollgate plugin included: a module in site-packages or dist-packages, the standard library under /usr/lib/pythonX.Y, and a module named like a common one put in a folder of executables, where a Python script's own folder comes first on its import path (pipx and uv put Hermes' launcher in ~/.local/bin).",
+    test: (segments, _home, absolute) => {
+      const last = segments[segments.length - 1]!;
+      if (!pythonCode.test(last)) return false;
+      if (segments.some((s) => packageFolders.has(s))) return true;
+      if (absolute && segments[0] === 'usr' && /^python3(?:\.\d+)?$/.test((segments[1] === 'local' ? segments[3] : segments[2]) ?? '') && (segments[1] === 'lib' || (segments[1] === 'local' && segments[2] === 'lib'))) return true;
+      return segments[segments.length - 2] === 'bin' && commonModules.has(last.replace(/\.[a-z]+$/, ''));
+    },
+    stops: ['/home/agent/.local/lib/python3.11/site-packages/yaml/__init__.py', '/usr/lib/python3/dist-packages/requests/api.py', '/usr/lib/python3.11/site.py',
+      '/usr/local/lib/python3.12/json/__init__.py', '/home/agent/.local/bin/json.py', '/usr/local/bin/socket.py', '/opt/venv/lib/python3.12/site-packages/openai/__init__.py'],
+    allows: ['/home/agent/project/src/app/models.py', '/home/agent/project/tools/json.py', '/home/agent/.local/bin/mytool', '/home/agent/project/bin/build.py', '/usr/lib/python3.11/README.txt'],
   },
   {
     name: 'git-config',
@@ -173,7 +193,7 @@ export const startupFileRow = (segments: readonly string[], home: readonly strin
 
 /** Segments one of the rows needs in the path (or the working directory): protectedPaths' cheap shortcut keeps them. */
 export const startupFileSegments: readonly string[] = [
-  'usercustomize.py', 'sitecustomize.py', 'site-packages', 'dist-packages', '.git', '.gitconfig', 'git', 'gitconfig', '.npmrc', '.yarnrc', '.yarnrc.yml', 'npmrc',
+  'usercustomize.py', 'sitecustomize.py', 'site-packages', 'dist-packages', 'python3', ...Array.from({ length: 12 }, (_, i) => `python3.${i + 6}`), '.git', '.gitconfig', 'git', 'gitconfig', '.npmrc', '.yarnrc', '.yarnrc.yml', 'npmrc',
   'bunfig.toml', '.bunfig.toml', '.ssh', 'ssh',
   'systemd', 'environment.d', 'crontab', 'anacrontab', 'cron.d', 'cron.hourly', 'cron.daily', 'cron.weekly', 'cron.monthly', 'spool', 'ld.so.preload', 'ld.so.conf', 'ld.so.conf.d',
   'environment', '.pam_environment', 'pam_env.conf', 'authorized_keys', 'authorized_keys2', ...toolRcNames, '.config',
