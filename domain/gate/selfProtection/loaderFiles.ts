@@ -7,6 +7,7 @@
  * file a run-later place, so persistenceCommands.ts refuses a source it cannot read).
  * Pure: no I/O.
  */
+import { globSegmentMatches } from './protectedPaths.ts';
 
 /**
  * How the text is read: `shell` lines are commands; `code` is a language with calls that run commands (elisp,
@@ -166,9 +167,8 @@ export const loaderFileRow = (path: string, home: string | null, cwd: string | n
   if (name === undefined) return null;
   // `for f in ~/.ba*rc; do … >> "$f"`: a pattern in the last name may be any known file it matches.
   if (/[*?[]/.test(name)) {
-    const pattern = segmentPattern(name);
     for (const known of lastNames) {
-      if (!pattern.test(known)) continue;
+      if (!globSegmentMatches(name, known, false)) continue;
       const row = loaderFileRow([...segments.slice(0, -1), known].join('/').replace(/^(?!~|\$)/, full.startsWith('/') ? '/' : ''), home, null);
       if (row !== null) return row;
     }
@@ -181,25 +181,6 @@ export const loaderFileRow = (path: string, home: string | null, cwd: string | n
   const all = absolute ? segments : ['.', ...segments];
   for (const row of loaderFileRows) if (row.test(inHome, all)) return row;
   return null;
-};
-
-/** One path segment's glob (`*`, `?`, `[…]`, `[!…]`) as a regex; a dot file matches `.*` patterns, as bash's do. */
-const segmentPattern = (glob: string): RegExp => {
-  let out = '';
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
-    if (c === '*') out += '[^/]*';
-    else if (c === '?') out += '[^/]';
-    else if (c === '[') {
-      const end = glob.indexOf(']', i + 2);
-      if (end < 0) { out += '\\['; continue; }
-      const body = glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\');
-      out += `[${body}]`;
-      i = end;
-    } else out += c.replace(/[.+^${}()|\\\]]/g, '\\$&');
-  }
-  // A class the regex engine cannot read is taken as matching any name (fail closed).
-  try { return new RegExp(`^${out}$`); } catch { return /^/; }
 };
 
 /** File names that probe a folder: one of them inside it falls under a row when the folder's every file does. */
