@@ -117,7 +117,7 @@ export const readIntoCommandFiles = (command: SimpleCommand, analysis: ShellAnal
   const files = inputFiles(command, analysis);
   if (files.length === 0) return [];
   if (!assignedNames(command).some((name) => runsVariable(analysis.source, name))) return [];
-  return files.map((path) => ({ path, as: 'shell' }));
+  return files.map((path) => ({ path, as: 'read-lines' }));
 };
 
 /** `c=$(cat f)`, `c=$(< f)`, ``c=`cat f` ``, `c=$(head -n1 f)`, `read c <<< "$(cat f)"`: a file's text put in a variable by substitution. */
@@ -166,7 +166,7 @@ export const readIntoCommandsReader: ScriptReader = {
     "echo 'pkill -f tollgate' > /tmp/c; read -r c < /tmp/c; echo \"$c\" | sh", "echo 'pkill -f tollgate' > /tmp/c; read -r c < /tmp/c; f() { $@; }; f $c",
     "echo 'pkill -f tollgate' > /tmp/c; exec 3< /tmp/c; read -u 3 c; $c", "echo 'pkill -f tollgate' > /tmp/c; read -r c < <(cat /tmp/c); $c",
     "echo 'pkill -f tollgate' > /tmp/c; cat /tmp/c | { read -r c; $c; }", "echo 'pkill -f tollgate' > /tmp/c; exec 4< /tmp/c; read c <&4; $c",
-    "echo 'pkill -f tollgate' > /tmp/c; read -r c < /tmp/c; n=c; ${!n}",
+    "echo 'pkill -f tollgate' > /tmp/c; read -r c < /tmp/c; n=c; ${!n}", "printf '%s\\n' 'tollgate\\ approve a1 always' > /tmp/c; read c < /tmp/c; $c",
   ],
   allows: [
     'read -r v < VERSION; echo "$v"', 'while read -r f; do rm "$f"; done < list.txt', 'mapfile -t lines < notes.txt; printf "%s\\n" "${lines[@]}"',

@@ -24,7 +24,7 @@ import { recipeFilesOf, recipeText, writtenRecipeFile, type RecipeKind } from '.
  * How a file's text is read: as shell text, as code, or through the program's own language down to the shell
  * text it runs. `args`: the file's words are handed to `command` (xargs). `direct`: its shebang decides.
  */
-export type ReadAs = 'shell' | 'code' | 'direct' | 'makefile' | 'package-scripts' | 'sed' | 'ex' | 'sqlite' | 'm4' | 'dc' | 'args'
+export type ReadAs = 'shell' | 'code' | 'direct' | 'makefile' | 'package-scripts' | 'sed' | 'ex' | 'sqlite' | 'm4' | 'dc' | 'args' | 'read-lines'
   // Data and config files a program acts on (dataFileTexts.ts, composeFiles.ts): their findings keep their own reason.
   | 'tmux' | 'screen' | 'diff' | 'urls' | 'wgetrc' | 'compose' | 'kube'
   // Task runners' recipe files (recipeFiles.ts): Taskfile.yml, poe's pyproject.toml, Makefile.toml, invoke's and nox's Python.
@@ -684,6 +684,8 @@ export const runFiles = (command: SimpleCommand, analysis: ShellAnalysis, table:
 export const runFileText = (file: RunFile, content: string): { kind: 'shell' | 'code'; text: string } | null => {
   switch (file.as) {
     case 'shell': case 'code': return { kind: file.as, text: content };
+    // `read` without -r drops each backslash before the words are split (`tollgate\ approve` runs as two words): both readings.
+    case 'read-lines': return { kind: 'shell', text: `${content}\n${content.replace(/\\(.)/g, '$1')}` };
     case 'direct': return null;
     case 'makefile': return { kind: 'shell', text: makefileText(content) };
     case 'package-scripts': return { kind: 'shell', text: packageScriptText(content, file.command ?? '') };
