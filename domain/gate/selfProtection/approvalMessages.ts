@@ -49,9 +49,9 @@ export const approvalMessageFindings = (tool: string, args: Readonly<Record<stri
 
 /** Code that posts a chat message (`send_message(…)` from hermes_tools, a bot API's sendMessage) holding an approval answer. */
 const postsFromCode = /\b(?:send_message|sendMessage|send_text|postMessage|chat_postMessage|chat\.postMessage)\b|\/sendMessage\b/;
-export const codeApprovalMessage = (code: string, literals: readonly string[]): string | null => {
+export const codeApprovalMessage = (code: string, literals: () => readonly string[]): string | null => {
   if (!postsFromCode.test(code)) return null;
-  for (const literal of literals) {
+  for (const literal of literals()) {
     const answer = approvalAnswer(literal);
     if (answer !== null) return `code that posts ${answer}, which Hermes' gateway reads as an approval`;
   }

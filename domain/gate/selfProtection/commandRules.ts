@@ -16,6 +16,7 @@ import { loaderFileCommandRule, toolLoaderFileFindings } from './loaderFileComma
 import { embeddedCommandFindings, exportedCommandFindings, foreignLibraries } from './embeddedCommands.ts';
 import { inlineCodeFindings, isShellStartupFile, shellTextFindings, scriptLanguage, type CodeFinding } from './inlineCode.ts';
 import { runLaterPlace } from './placedCode.ts';
+import { shellArgumentOf } from '../../tools/shellTools.ts';
 import { approvalMessageFindings } from './approvalMessages.ts';
 import { patchAddedTexts } from './patchTargets.ts';
 import { packageManagerCommand } from './controlCommands.ts';
@@ -809,8 +810,10 @@ export const codeCellFindings = (tool: string, args: Readonly<Record<string, unk
  * Text typed into a background process (`process submit|write|send`): judged as a command line elsewhere, and here
  * as code too, since the process may be a Python or Node REPL (`os.system('…')` is no shell line).
  */
-const typedIntoProcess = (tool: string, args: Readonly<Record<string, unknown>>): unknown =>
-  tool === 'process' && !['list', 'poll', 'log', 'wait', 'kill', 'close'].includes(String(args['action'])) ? args['data'] : undefined;
+const typedIntoProcess = (tool: string, args: Readonly<Record<string, unknown>>): unknown => {
+  const argument = tool === 'process' ? shellArgumentOf(tool, {}, args) : null;
+  return argument === null ? undefined : args[argument];
+};
 
 export interface BlockFinding extends CommandFinding {
   readonly verdict: 'block';

@@ -323,9 +323,12 @@ const aliasTexts = (command: SimpleCommand): Embedded[] =>
   command.args.flatMap((a) => { const eq = a.indexOf('='); return eq > 0 && !a.startsWith('-') ? [{ where: `alias ${a.slice(0, eq)}`, text: a.slice(eq + 1) }] : []; });
 
 /** `env 'BASH_FUNC_x%%=() { … }' bash -c x`: bash imports the function from its environment and runs its body. */
-const importedFunction = /BASH_FUNC_[^=\s]*=\s*\(\)\s*\{([\s\S]*)\}/;
+const importedFunction = /^\s*\(\)\s*\{([\s\S]*)\}\s*$/;
 const importedFunctions = (command: SimpleCommand): Embedded[] =>
-  [...command.via, ...command.args].flatMap((word) => { const m = importedFunction.exec(word); return m === null ? [] : [{ where: 'a function imported from the environment', text: m[1]! }]; });
+  viaAssignments(command.via).flatMap((a) => {
+    const body = a.name.startsWith('BASH_FUNC_') ? importedFunction.exec(a.value) : null;
+    return body === null ? [] : [{ where: 'a function imported from the environment', text: body[1]! }];
+  });
 
 // ---- terminal multiplexers: the command of a new session, window or pane, and keys sent to one ----
 
@@ -662,7 +665,7 @@ export const embeddedSources: readonly EmbeddedSource[] = [
     allows: ["alias ll='ls -la'", "alias gs='git status'", 'alias', 'alias -p'],
   },
   {
-    name: 'functions imported from the environment (BASH_FUNC_NAME%%)', programs: /./, applies: (c) => c.via.some((v) => v.includes('BASH_FUNC_')) || c.args.some((a) => a.includes('BASH_FUNC_')),
+    name: 'functions imported from the environment (BASH_FUNC_NAME%%)', programs: /./, applies: (c) => c.via.some((v) => v.includes('BASH_FUNC_')),
     when: 'now', extract: importedFunctions,
     stops: ["env 'BASH_FUNC_x%%=() { tollgate approve a1 always; }' bash -c x", "env 'BASH_FUNC_ls%%=() { rm -rf ~/.hermes/plugins; }' bash -c ls"],
     allows: ["env 'BASH_FUNC_greet%%=() { echo hi; }' bash -c greet", 'env FOO=1 bash -c true'],

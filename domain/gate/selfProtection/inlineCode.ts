@@ -152,7 +152,8 @@ const codeFindings = (code: string, index: ProtectionIndex, context: PathContext
   // The raw code too: the folds may have decoded what it decodes (runtimeStrings.ts), which stays a hidden command.
   if (((decoding.test(code) || decoding.test(folded)) && running.test(folded)) || decodedPath.test(code) || decodedPath.test(folded) || runsForeignCode.test(folded)) findings.push({ id: 'hidden-command', what: 'code that runs what it decoded or loaded' });
   const literals = pythonStringLiterals(code);
-  const posted = codeApprovalMessage(folded, [...literals, ...pythonStringLiterals(gluedLiterals(folded))]);
+  // The literals glued as well (`'/app' + 'rove always'`), read only when the code posts a message at all.
+  const posted = codeApprovalMessage(folded, () => [...literals, ...pythonStringLiterals(gluedLiterals(folded))]);
   if (posted !== null) findings.push({ id: 'answers-own-prompt', what: posted });
   if (httpPort !== null && (literals.some((l) => namesLoopbackPort(l, httpPort)) || codeReachesLoopbackPort(folded, httpPort) || literalPortUnknown(literals, folded, httpPort)))
     findings.push({ id: 'socket-client', what: `127.0.0.1:${httpPort}` });

@@ -8,6 +8,7 @@
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
 import type { CommandRule, CommandFinding, RunScripts } from './commandRules.ts';
 import { embeddedTexts } from './embeddedCommands.ts';
+import { viaAssignments } from './embeddedLanguages.ts';
 import { settingRunsCode } from './programWrites.ts';
 import { resolvePath } from './protectedPaths.ts';
 import { contextOf, type LineScope } from './shellScope.ts';
@@ -154,9 +155,9 @@ const storedFileFindings = (command: SimpleCommand, scope: LineScope): CommandFi
 
 const gitTemplateFolders = /^\/usr\/(?:local\/)?share\/git-core\/templates\/?$/;
 /** `git clone --template=DIR`, `git init --template DIR`, `-c init.templateDir=DIR`: DIR/hooks run unseen. */
-/** `GIT_TEMPLATE_DIR=/tmp/t git init`, `env GIT_TEMPLATE_DIR=… git clone`: the folder set before the command (a quoted value as one word). */
+/** `GIT_TEMPLATE_DIR=/tmp/t git init`, `env GIT_TEMPLATE_DIR=… git clone`: the folder set before the command. */
 const templateFromEnvironment = (command: SimpleCommand): string[] =>
-  command.via.flatMap((v) => [...v.matchAll(/(?:^|\s)GIT_TEMPLATE_DIR=("[^"]*"|'[^']*'|\S*)/g)].map((m) => m[1]!.replace(/^(["'])([\s\S]*)\1$/, '$2')));
+  viaAssignments(command.via).filter((a) => a.name === 'GIT_TEMPLATE_DIR').map((a) => a.value.trim());
 
 const gitTemplateFindings = (command: SimpleCommand, scope: LineScope): CommandFinding[] => {
   if (command.program !== 'git') return [];

@@ -6,10 +6,9 @@
 import { isShell } from '../../shell/shellInvocation.ts';
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
 import type { RunFile, ScriptReader } from './scriptReaders.ts';
+import { catOf, unquote } from './handedOnFiles.ts';
 
-const catOf = /^<\(\s*(?:\S*\/)?(?:cat|tac)\s+(?:--?\s+)?("[^"]*"|'[^']*'|[^\s)]+)\s*\)$/;
 const descriptorScript = /^\/(?:dev\/fd|proc\/(?:self|thread-self)\/fd)\/(\d{1,3})$/;
-const unquote = (word: string): string => word.replace(/^"([^"]*)"$|^'([^']*)'$/, (_m, a?: string, b?: string) => a ?? b ?? '');
 
 /** The file behind a redirect target: itself, or the one `<(cat f)` prints; null for a heredoc or a descriptor copy. */
 const fileBehind = (target: string): string | null => {

@@ -7,6 +7,7 @@
  */
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
 import type { RunFile, ScriptReader } from './scriptReaders.ts';
+import { catOf, pipedFiles, unquote } from './handedOnFiles.ts';
 
 /** Options of `read` and `mapfile` that take a value (the value is not a variable name, except `read -a`). */
 const readValued = new Set(['d', 'i', 'n', 'N', 'p', 't', 'u']);
@@ -80,9 +81,6 @@ const openedDescriptors = (analysis: ShellAnalysis, command: SimpleCommand): Map
   return out;
 };
 
-const catOf = /^<\(\s*(?:\S*\/)?(?:cat|tac|head|tail)\s+(?:-\S+\s+)*("[^"]*"|'[^']*'|[^\s)]+)\s*\)$/;
-const unquote = (word: string): string => word.replace(/^"([^"]*)"$|^'([^']*)'$/, (_m, a?: string, b?: string) => a ?? b ?? '');
-const fileReaders = /^(?:cat|tac|head|tail)$/;
 
 /** The files on the builtin's input: `< f` (its own or a loop's), `< <(cat f)`, `-u N` or `<&N` with N opened on a file, `cat f |`. */
 const inputFiles = (command: SimpleCommand, analysis: ShellAnalysis): string[] => {
@@ -105,11 +103,7 @@ const inputFiles = (command: SimpleCommand, analysis: ShellAnalysis): string[] =
     if (file !== undefined) out.push(file);
   }
   // `cat f | { read -r c; $c; }`, `head -n1 f | while read -r l; …`: the file the stage before hands on.
-  const last = command.pipedFrom[command.pipedFrom.length - 1];
-  if (last !== undefined && fileReaders.test(last)) {
-    const stage = [...analysis.commands].reverse().find((c) => c.program === last && analysis.commands.indexOf(c) < analysis.commands.indexOf(command));
-    if (stage !== undefined) out.push(...stage.args.filter((a) => !a.startsWith('-') && !/^\d+$/.test(a)));
-  }
+  out.push(...pipedFiles(command, analysis));
   return out;
 };
 

@@ -8,6 +8,7 @@
  * runs, and how its text reads. ops/gate/scriptFacts.ts reads those files before decide; commandRules.ts judges
  * their text (or the text written earlier on the line).
  */
+import { catOf, pipedFiles, unquote } from './handedOnFiles.ts';
 import { plumbedFiles, plumbedShellReader } from './plumbedFiles.ts';
 import { readIntoCommandsReader, substitutedCommandsReader } from './readIntoCommands.ts';
 import { firstOperandIndex, parseOptions, type OptionGrammar } from '../../shell/commandOptions.ts';
@@ -229,25 +230,6 @@ const pwshFiles = (c: SimpleCommand): RunFile[] => {
 };
 
 // ---- a file handed on unchanged by cat (or head, tail, tac, tee, pv): `cat f | sh`, `bash <(cat f)`, `cat f | xargs rm` ----
-
-const fileReaders = /^(?:cat|tac|head|tail|tee|pv)$/;
-const readerGrammar: OptionGrammar = { shortWithValue: 'ncL', longWithValue: ['lines', 'bytes', 'separator', 'size', 'rate-limit', 'interval', 'name'] };
-const catOf = /^<\(\s*(?:\S*\/)?(?:cat|tac)\s+(?:--?\s+)?("[^"]*"|'[^']*'|[^\s)]+)\s*\)$/;
-const unquote = (word: string): string => word.replace(/^"([^"]*)"$|^'([^']*)'$/, (_m, a?: string, b?: string) => a ?? b ?? '');
-
-/** The files the stage just before this one in its pipeline reads and passes on, when that stage is a plain reader. */
-const pipedFiles = (c: SimpleCommand, analysis: ShellAnalysis): string[] => {
-  const last = c.pipedFrom[c.pipedFrom.length - 1];
-  if (last === undefined || !fileReaders.test(last) || c.stdin !== undefined) return [];
-  const at = analysis.commands.indexOf(c);
-  for (let i = at - 1; i >= 0; i--) {
-    const stage = analysis.commands[i]!;
-    if (stage.program !== last || stage.pipedFrom.length !== c.pipedFrom.length - 1) continue;
-    // tee writes its operands: what it passes on is its own input.
-    return stage.program === 'tee' ? [] : operands(stage, readerGrammar).filter((a) => a !== '-');
-  }
-  return [];
-};
 
 const xargsGrammar: OptionGrammar = { shortWithValue: 'adEILnPs', shortAttachedOnly: 'eil', longWithValue: ['arg-file', 'delimiter', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'] };
 const xargsFiles = (c: SimpleCommand, analysis: ShellAnalysis): RunFile[] => {
