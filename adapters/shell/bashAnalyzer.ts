@@ -27,6 +27,13 @@ const bashLanguage = (): Promise<Language> =>
     return Language.load(wasm);
   })());
 
+/** A parser of the same grammar with no analysis on top: the benchmarks' anchor for what this machine's parse costs. */
+export const loadBareBashParser = async (): Promise<Parser> => {
+  const parser = new Parser();
+  parser.setLanguage(await bashLanguage());
+  return parser;
+};
+
 export const loadBashAnalyzer = async (): Promise<BashAnalyzer> => {
   const language = await bashLanguage();
   const parser = new Parser();

@@ -6,6 +6,7 @@ import { decide } from '../../domain/session/decide.ts';
 import { evolve } from '../../domain/session/evolve.ts';
 import { initialState } from '../../domain/session/sessionState.ts';
 import { classifyToolCall } from '../../domain/tools/classifyToolCall.ts';
+import { loadBareBashParser } from '../../adapters/shell/bashAnalyzer.ts';
 import { requestOverSocket } from '../../adapters/http/socketClient.ts';
 import { parseConfig } from '../../ops/config/loadConfig.ts';
 import { protectedState } from '../../ops/gate/protectedState.ts';
@@ -39,6 +40,24 @@ export const decisionInProcess = async (iterations = 20_000): Promise<{ p50_us: 
   }
   const measured = samples.slice(Math.floor(iterations / 10)); // the first tenth warms the JIT
   return { p50_us: percentile(measured, 50), p99_us: percentile(measured, 99) };
+};
+
+/**
+ * The same lines through the bare grammar, nothing else: how fast this machine parses. The decision figures are
+ * absolute, and machines here differ by two to three times; this anchor, measured in the same run, tells a slower
+ * machine from a slower gate (decision_inproc_vs_bare_parse).
+ */
+export const bareParse = async (iterations = 20_000): Promise<{ p50_us: number }> => {
+  const parser = await loadBareBashParser();
+  const samples: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const line = benchCommands[i % benchCommands.length]!;
+    const started = process.hrtime.bigint();
+    parser.parse(line)?.delete();
+    samples.push(Number(process.hrtime.bigint() - started) / 1000);
+  }
+  const measured = samples.slice(Math.floor(iterations / 10));
+  return { p50_us: percentile(measured, 50) };
 };
 
 /** `warmUp`: calls the daemon serves first, unmeasured (benchDaemon.ts says why); 0, the goal's figure, measures a daemon just started. */

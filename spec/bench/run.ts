@@ -4,7 +4,7 @@
  * process right before the figure they anchor.
  */
 import { warmUpCalls } from './benchDaemon.ts';
-import { decisionInProcess, decisionOverSocket } from './decisionBench.ts';
+import { bareParse, decisionInProcess, decisionOverSocket } from './decisionBench.ts';
 import { hermesPluginOverhead, shellHookLatency } from './hermesBench.ts';
 import { appendThroughput, replayVerifyEventsPerSecond } from './ledgerBench.ts';
 import { shellClassifyPerSecond } from './shellBench.ts';
@@ -34,6 +34,10 @@ log('measuring in-process decisions…');
 const inproc = await decisionInProcess();
 figures['decision_inproc_p50_us'] = round(inproc.p50_us);
 figures['decision_inproc_p99_us'] = round(inproc.p99_us);
+// The machine's own parse speed beside it, no goal: the same lines through the bare grammar (decisionBench.ts).
+const parse = await bareParse();
+figures['bare_parse_p50_us'] = round(parse.p50_us);
+figures['decision_inproc_vs_bare_parse'] = round(inproc.p50_us / parse.p50_us);
 log('measuring appends against raw better-sqlite3…');
 const append = await appendThroughput({ events: 5_000, batch: 1 });
 figures['append_ours_per_s'] = Math.round(append.ours_per_s);
