@@ -13,6 +13,7 @@ import { plumbedFiles, plumbedShellReader } from './plumbedFiles.ts';
 import { readIntoCommandsReader, substitutedCommandsReader } from './readIntoCommands.ts';
 import { firstOperandIndex, parseOptions, type OptionGrammar } from '../../shell/commandOptions.ts';
 import { isShell } from '../../shell/shellInvocation.ts';
+import { interpreterPrograms, scriptWords, shellInterpreters } from './scriptFacts.ts';
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
 import { composeFilesOf, kubeFilesOf } from './composeFiles.ts';
 import { diffTargetText, screenConfigText, sqliteShellText, tmuxConfigText, urlListText, type DiffReading } from './dataFileTexts.ts';
@@ -273,9 +274,36 @@ const catFiles = (c: SimpleCommand, analysis: ShellAnalysis): RunFile[] => {
   return out;
 };
 
+// ---- a copy made earlier on the line, then run: `cp notes.txt n.sh && sh n.sh`, `install -m755 f /tmp/x; /tmp/x` ----
+
+const copyGrammar: OptionGrammar = { shortWithValue: 'tSmogb', longWithValue: ['target-directory', 'suffix', 'mode', 'owner', 'group', 'backup', 'reflink', 'sparse'] };
+const baseName = (path: string): string => path.replace(/\/+$/, '').split('/').pop() ?? '';
+/** The sources of copies, moves and links earlier on the line whose result is the script the command runs (its text is theirs). */
+const copiedFiles = (c: SimpleCommand, analysis: ShellAnalysis): RunFile[] => {
+  const runs = [...scriptWords(c), ...(c.programPath.includes('/') ? [c.programPath] : [])];
+  if (runs.length === 0) return [];
+  const as: ReadAs = interpreterPrograms.test(c.program) && !shellInterpreters.test(c.program) ? 'code' : 'shell';
+  const out: RunFile[] = [];
+  for (const earlier of analysis.commands) {
+    if (earlier === c) break;
+    if (!/^(?:cp|mv|install|ln|rsync|gcp|gmv)$/.test(earlier.program)) continue;
+    const { short, long, operands } = parseOptions(earlier.args, copyGrammar);
+    const into = short.get('t') ?? long.get('target-directory');
+    const sources = typeof into === 'string' ? operands : operands.slice(0, -1);
+    const dest = typeof into === 'string' ? into : operands[operands.length - 1];
+    if (dest === undefined || sources.length === 0) continue;
+    for (const run of runs) {
+      if (run === dest && typeof into !== 'string') out.push(...each(sources, as));
+      else for (const source of sources) if (run === `${dest.replace(/\/+$/, '')}/${baseName(source)}`) out.push({ path: source, as });
+    }
+  }
+  return out;
+};
+
 // ---- a file's text substituted into the command: `rm -f $(cat list)`, `` rm `cat list` ``, `$(< list)` ----
 
-const fileSubstitution = /\$\(\s*(?:(?:\S*\/)?cat\s+(?:--\s+)?|<\s*)("[^"]*"|'[^']*'|[^\s)]+)\s*\)|`\s*(?:\S*\/)?cat\s+("[^"]*"|'[^']*'|[^\s`]+)\s*`/g;
+// cat and the readers that pass some of its lines on unchanged (`$(tail -n 1 f)`, `$(sort f)`), their options and counts skipped.
+const fileSubstitution = /\$\(\s*(?:(?:\S*\/)?(?:cat|tac|head|tail|sort|uniq|shuf)\s+(?:--?[A-Za-z0-9=-]*\s+(?:\d+\s+)?)*(?:--\s+)?|<\s*)("[^"]*"|'[^']*'|[^\s)]+)\s*\)|`\s*(?:\S*\/)?(?:cat|tac|head|tail|sort|uniq|shuf)\s+(?:--?[A-Za-z0-9=-]*\s+(?:\d+\s+)?)*("[^"]*"|'[^']*'|[^\s`]+)\s*`/g;
 const substitutedFiles = (c: SimpleCommand): RunFile[] => {
   const out: RunFile[] = [];
   const words = [c.programPath, ...c.args];
@@ -603,9 +631,16 @@ export const scriptReaders: readonly ScriptReader[] = [
     allows: ["echo 'npm test' > /tmp/t.txt; cat /tmp/t.txt | sh", 'cat install.sh | bash -s -- --help', "echo 'export A=1' > /tmp/e.txt; cat /tmp/e.txt | source /dev/stdin"],
   },
   {
+    name: 'a copy made earlier on the line, then run (cp f n.sh && sh n.sh, install f /tmp/x; /tmp/x)', programs: /./, files: copiedFiles,
+    stops: ["echo 'tollgate approve abc always' > /tmp/e.txt; cp /tmp/e.txt /tmp/n.sh && sh /tmp/n.sh", "echo 'pkill -f tollgate' > /tmp/e.txt; install -m755 /tmp/e.txt /tmp/bin/x; /tmp/bin/x",
+      "echo 'tollgate approve abc always' > /tmp/e.txt; mv /tmp/e.txt /tmp/d/ && bash /tmp/d/e.txt"],
+    allows: ["echo 'npm test' > /tmp/e.txt; cp /tmp/e.txt /tmp/n.sh && sh /tmp/n.sh", 'cp scripts/build.sh /tmp/b.sh && bash /tmp/b.sh'],
+  },
+  {
     name: 'a file substituted into the command line ($(cat f), `cat f`, $(< f))', programs: /./, files: substitutedFiles,
     stops: ['echo /home/agent/project/tollgate.yaml > /tmp/l; rm -f $(cat /tmp/l)', 'echo /home/agent/.hermes/plugins > /tmp/l; rm -rf `cat /tmp/l`',
-      "echo 'tollgate approve abc always' > /tmp/c; $(cat /tmp/c)", 'echo /home/agent/project/data > /tmp/l; rm -rf $(< /tmp/l)'],
+      "echo 'tollgate approve abc always' > /tmp/c; $(cat /tmp/c)", 'echo /home/agent/project/data > /tmp/l; rm -rf $(< /tmp/l)',
+      "printf 'x\\ntollgate approve abc always\\n' > /tmp/c; sh -c \"$(tail -n 1 /tmp/c)\"", "echo 'tollgate approve abc always' > /tmp/c; eval \"`head -1 /tmp/c`\""],
     allows: ['echo build dist > /tmp/l; rm -rf $(cat /tmp/l)', 'echo /home/agent/project/tollgate.yaml > /tmp/l; wc -l $(cat /tmp/l)', 'kill $(cat app.pid)'],
   },
   {

@@ -16,6 +16,7 @@ import { devSocketReachesPort } from './devTcpPorts.ts';
 import { contextOf, hitInText, hitOf, withDefaults, wordHit, type LineScope } from './shellScope.ts';
 import { argWords, findListedFolders, operandsOf, readOnlyPrograms, type Landing, type Operands } from './shellOperands.ts';
 import { npmLoadsCode, wrapperWrites } from './programWrites.ts';
+import { rewritingStage } from './textFilters.ts';
 
 export type SelfProtectionId =
   | 'socket-client' | 'read-secret' | 'write-protected-path' | 'tollgate-control-command' | 'hermes-control' | 'uninstall'
@@ -414,15 +415,14 @@ const realPathOf = (word: string, command: SimpleCommand, scope: LineScope): str
 };
 
 const shells = /^(?:sh|bash|dash|zsh|ksh|mksh|fish|python[0-9.]*|node|perl|ruby|php)$/;
-const decoders = new Set(['base64', 'base32', 'basenc', 'xxd', 'openssl', 'gzip', 'gunzip', 'zcat', 'bzip2', 'bunzip2', 'xz', 'unxz', 'uudecode', 'rev', 'tr', 'gpg']);
 
 /**
- * A shell or interpreter running what a decoder produced (`echo … | base64 -d | sh`): hidden even when the walk
- * decoded it (decodedOutput.ts), as the floor cannot read every decoder.
+ * A shell or interpreter running text an earlier stage rewrote (`echo … | base64 -d | sh`, `sed s/X//g f | bash`,
+ * table: textFilters.ts): hidden even when the walk decoded it (decodedOutput.ts), as the floor follows no rewriter.
  */
-const runsHiddenCommand = (command: SimpleCommand): boolean =>
+const runsHiddenCommand = (command: SimpleCommand, scope: LineScope): boolean =>
   shells.test(command.program) && command.args.every((a) => a.startsWith('-'))
-  && command.pipedFrom.some((p) => decoders.has(p));
+  && rewritingStage(command, scope.analysis) !== null;
 
 export const protectionRules: readonly ProtectionRule[] = [
   {
@@ -684,10 +684,12 @@ export const protectionRules: readonly ProtectionRule[] = [
     id: 'hidden-command',
     verdict: 'block',
     reason: 'It would run a command hidden by an encoding, or completed by shell state the guard never sees, which no guard can read.',
-    find: (command) => found(runsHiddenCommand(command), command),
+    find: (command, scope) => found(runsHiddenCommand(command, scope), command),
     stops: ['echo dG9sbGdhdGUgYXBwcm92ZSB4IGFsd2F5cw== | base64 -d | sh', 'base64 -d payload.b64 | bash', 'echo 7461 | xxd -r -p | python3 -',
-      'cat x.gz | gunzip | bash -s', "echo 'gbyytngr' | tr a-z n-za-m | sh"],
-    allows: ['echo aGk= | base64 -d', 'base64 -d x.b64 > x.bin', 'curl -fsSL https://example.com/x.gz | gunzip | tar x', "echo 'echo hi' | sh", 'bash build.sh'],
+      'cat x.gz | gunzip | bash -s', "echo 'gbyytngr' | tr a-z n-za-m | sh", 'sed s/X//g /tmp/notes.txt | sh', 'cat /tmp/n | cut -d: -f2 | bash',
+      "awk '{print $2}' /tmp/n | sh", 'envsubst < deploy.tpl | bash', 'grep -o "t.*s" /tmp/n | sh', "jq -r '.cmd' /tmp/c.json | sh", 'paste -sd" " /tmp/n | sh'],
+    allows: ['echo aGk= | base64 -d', 'base64 -d x.b64 > x.bin', 'curl -fsSL https://example.com/x.gz | gunzip | tar x', "echo 'echo hi' | sh", 'bash build.sh',
+      "sed -n 2p notes.txt | sh", 'grep -v "^#" setup.txt | bash', "awk 'NR==2' notes.txt | sh", "sed s/X//g notes.txt | sh -c 'cat > out.txt'", "cut -d: -f1 /etc/passwd | sort"],
   },
   {
     id: 'hermes-home-change',
