@@ -26,7 +26,7 @@ import { recipeFilesOf, recipeText, writtenRecipeFile, type RecipeKind } from '.
  * How a file's text is read: as shell text, as code, or through the program's own language down to the shell
  * text it runs. `args`: the file's words are handed to `command` (xargs). `direct`: its shebang decides.
  */
-export type ReadAs = 'shell' | 'code' | 'direct' | 'makefile' | 'package-scripts' | 'sed' | 'ex' | 'sqlite' | 'm4' | 'dc' | 'args' | 'read-lines'
+export type ReadAs = 'shell' | 'code' | 'direct' | 'makefile' | 'package-scripts' | 'sed' | 'ex' | 'sqlite' | 'm4' | 'dc' | 'args' | 'read-lines' | 'build-xml'
   // Data and config files a program acts on (dataFileTexts.ts, composeFiles.ts): their findings keep their own reason.
   | 'tmux' | 'screen' | 'diff' | 'urls' | 'wgetrc' | 'compose' | 'kube'
   // Task runners' recipe files (recipeFiles.ts): Taskfile.yml, poe's pyproject.toml, Makefile.toml, invoke's and nox's Python.
@@ -214,6 +214,70 @@ const cmakeFiles = (c: SimpleCommand): RunFile[] => {
   if (scripts.length > 0 || c.args.includes('-P')) return each(scripts, 'code');
   const source = values(c, cmakeGrammar, 'S', []).pop() ?? operands(c, cmakeGrammar)[0];
   return source === undefined ? [] : [{ path: inFolder(source, 'CMakeLists.txt'), as: 'code' }];
+};
+
+// ---- build tools that compile and run the project's own code: cargo (build.rs), gradle, maven, pytest (conftest.py), pip (setup.py) ----
+
+const cargoRuns = new Set(['build', 'b', 'check', 'c', 'run', 'r', 'test', 't', 'bench', 'doc', 'd', 'clippy', 'rustc', 'rustdoc', 'package', 'publish', 'fix', 'install', 'miri']);
+const cargoGrammar: OptionGrammar = { shortWithValue: 'pjZFC', longWithValue: ['manifest-path', 'package', 'jobs', 'features', 'target', 'target-dir', 'config', 'path', 'bin', 'example', 'test', 'bench', 'profile', 'color', 'message-format'] };
+/** cargo: a build script (build.rs beside the manifest) runs before the crate builds; `install --path DIR` builds DIR. */
+const cargoFiles = (c: SimpleCommand): RunFile[] => {
+  const { long, operands } = parseOptions(c.args, cargoGrammar);
+  if (!cargoRuns.has(operands[0] ?? '')) return [];
+  const manifest = long.get('manifest-path');
+  const path = long.get('path');
+  const dir = typeof manifest === 'string' ? manifest.replace(/\/?[^/]*$/, '') : typeof path === 'string' ? path : '';
+  return [{ path: inFolder(dir, 'build.rs'), as: 'code' }, { path: inFolder(dir, 'Cargo.toml'), as: 'shell' }];
+};
+
+const gradleGrammar: OptionGrammar = { shortWithValue: 'pbcIDPx', longWithValue: ['project-dir', 'build-file', 'settings-file', 'init-script', 'exclude-task', 'gradle-user-home', 'console'] };
+/** gradle and its wrapper: the build and settings scripts (-p DIR, -b FILE) and init scripts (-I FILE) are code it runs. */
+const gradleFiles = (c: SimpleCommand): RunFile[] => {
+  const given = [...values(c, gradleGrammar, 'bcI', ['build-file', 'settings-file', 'init-script'])];
+  const dir = values(c, gradleGrammar, 'p', ['project-dir']).pop() ?? '';
+  const names = ['build.gradle', 'build.gradle.kts', 'settings.gradle', 'settings.gradle.kts'];
+  return each([...given, ...(given.some((g) => /build/.test(g)) ? [] : names.map((n) => inFolder(dir, n)))], 'code');
+};
+
+/** maven and its wrapper: the pom (-f FILE or the folder's) whose exec steps run programs. */
+const mavenFiles = (c: SimpleCommand): RunFile[] => {
+  const given = values(c, { shortWithValue: 'fsSDPplbT', longWithValue: ['file', 'settings', 'global-settings', 'projects', 'activate-profiles', 'threads'] }, 'f', ['file']);
+  return given.length > 0 ? given.map((f) => ({ path: /\.xml$/.test(f) ? f : inFolder(f, 'pom.xml'), as: 'build-xml' as const })) : [{ path: 'pom.xml', as: 'build-xml' }];
+};
+
+const pytestGrammar: OptionGrammar = { shortWithValue: 'kmcpnro', longWithValue: ['rootdir', 'confcutdir', 'basetemp', 'ignore', 'deselect', 'junitxml', 'log-file', 'maxfail', 'durations', 'tb', 'cov', 'import-mode'] };
+/** pytest imports every conftest.py from the folder it starts in down to the tests it is given, and runs the tests. */
+const pytestFiles = (c: SimpleCommand): RunFile[] => {
+  let args = c.args;
+  if (/^python/.test(c.program)) {
+    const at = args.findIndex((a) => a === '-m');
+    if (at < 0 || !/^(?:py\.?test)$/.test(args[at + 1] ?? '')) return [];
+    args = args.slice(at + 2);
+  }
+  const dirs = new Set<string>(['']);
+  for (const operand of parseOptions(args, pytestGrammar).operands) {
+    const path = operand.split('::')[0]!;
+    const dir = /\.py$/.test(path) ? path.replace(/\/?[^/]*$/, '') : path;
+    let at = '';
+    for (const part of dir.split('/').filter((p) => p !== '' && p !== '.')) { at = inFolder(at, part); dirs.add(at); }
+    if (path.startsWith('/')) dirs.add(dir);
+  }
+  return [...dirs].slice(0, 6).map((d) => ({ path: inFolder(d, 'conftest.py'), as: 'code' as const }));
+};
+
+const pipGrammar: OptionGrammar = { shortWithValue: 'ercitd', longWithValue: ['requirement', 'constraint', 'editable', 'index-url', 'extra-index-url', 'target', 'prefix', 'root', 'src'] };
+/** pip install of a folder (`.`, `./lib`, `-e DIR`): building it runs its setup.py. */
+const pipFiles = (c: SimpleCommand): RunFile[] => {
+  let args = c.args;
+  if (/^python/.test(c.program)) {
+    const at = args.findIndex((a) => a === '-m');
+    if (at < 0 || !/^pip[0-9.]*$/.test(args[at + 1] ?? '')) return [];
+    args = args.slice(at + 2);
+  }
+  const { short, long, operands } = parseOptions(args, pipGrammar);
+  if (operands[0] !== 'install' && operands[0] !== 'wheel' && operands[0] !== 'download') return [];
+  const folders = [...operands.slice(1), short.get('e'), long.get('editable')].filter((o): o is string => typeof o === 'string' && localPackage.test(o));
+  return folders.map((f) => ({ path: inFolder(f.replace(/^file:/, ''), 'setup.py'), as: 'code' as const }));
 };
 
 // ---- consoles and small languages reading a script file: psql -f, mysql <, lldb -s, dc -f, gnuplot, pwsh -File ----
@@ -559,6 +623,17 @@ export const scriptReaders: readonly ScriptReader[] = [
       'cargo build', 'task --list', "printf '[tasks.x]\\ncommand = \"cargo\"\\nargs = [\"test\"]\\n' > Makefile.toml; cargo make x"],
   },
   {
+    name: 'build tools that run the project\'s code: cargo\'s build.rs, gradle\'s scripts, maven\'s pom, pytest\'s conftest.py, pip\'s setup.py',
+    programs: /^(?:cargo|gradle|gradlew|mvn|mvnw|pytest|py\.test|python[0-9.]*|pip[0-9.]*)$/,
+    files: (c) => (c.program === 'cargo' ? cargoFiles(c) : /^gradlew?$/.test(c.program) ? gradleFiles(c) : /^mvnw?$/.test(c.program) ? mavenFiles(c)
+      : /^(?:pytest|py\.test)$/.test(c.program) ? pytestFiles(c) : [...pytestFiles(c), ...pipFiles(c)]),
+    stops: [`printf 'fn main() { std::process::Command::new("tollgate").args(["approve", "a1", "always"]); }\\n// tollgate approve a1 always\\n' > build.rs; cargo build`,
+      "echo 'import os; os.system(\"pkill -f tollgate\")' > tests/conftest.py; pytest tests", "echo 'exec { commandLine \"tollgate approve a1 always\" }' > build.gradle; gradle build",
+      "echo '<executable>tollgate</executable><argument>approve</argument><argument>a1</argument>' > pom.xml; mvn exec:exec",
+      "echo 'import os; os.system(\"tollgate approve a1 always\")' > /tmp/p/setup.py; pip install /tmp/p"],
+    allows: ['cargo build --release', 'pytest -q tests/unit', 'gradle build', 'mvn -q package', 'pip install -e .', 'pip install requests', 'python3 -m pytest -x'],
+  },
+  {
     name: 'console and small-language script files: psql -f, mysql <, lldb -s, dc -f, gnuplot, pwsh -File', programs: /^(?:psql|mysql|mariadb|lldb|dc|gnuplot|pwsh|powershell)$/,
     files: (c, a) => ({ psql: psqlFiles, mysql: mysqlFiles, mariadb: mysqlFiles, lldb: lldbFiles, dc: dcFiles, gnuplot: gnuplotFiles, pwsh: pwshFiles, powershell: pwshFiles } as Record<string, (c: SimpleCommand, a: ShellAnalysis) => RunFile[]>)[c.program]!(c, a),
     stops: ["echo '\\! hermes config set approvals.yolo true' > /tmp/e.sql; psql -f /tmp/e.sql", "echo 'system tollgate approve abc always' > /tmp/e.sql; mysql < /tmp/e.sql",
@@ -704,6 +779,7 @@ export const runFileText = (file: RunFile, content: string): { kind: 'shell' | '
     // `read` without -r drops each backslash before the words are split (`tollgate\ approve` runs as two words): both readings.
     case 'read-lines': return { kind: 'shell', text: `${content}\n${content.replace(/\\(.)/g, '$1')}` };
     case 'direct': return null;
+    case 'build-xml': return { kind: 'shell', text: buildXmlCommands(content) };
     case 'makefile': return { kind: 'shell', text: makefileText(content) };
     case 'package-scripts': return { kind: 'shell', text: packageScriptText(content, file.command ?? '') };
     case 'sed': return { kind: 'shell', text: [...sedShellTexts(content), ...sedWrites(content)].join('\n') };
@@ -722,6 +798,24 @@ export const runFileText = (file: RunFile, content: string): { kind: 'shell' | '
     case 'compose': case 'kube': return null;
     case 'taskfile': case 'poe': case 'cargo-make': case 'python-tasks': return recipeText(file.as, content);
   }
+};
+
+/**
+ * The command lines a pom.xml's exec-maven-plugin (`<executable>` and its `<argument>`s, `<commandlineArgs>`) and an
+ * Ant file's `<exec executable=…>` with its `<arg value=…>`s run, one per line, with the file's own text after them.
+ */
+const buildXmlCommands = (content: string): string => {
+  const lines: string[] = [];
+  const text = (s: string): string => s.replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, '$1').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&').trim();
+  for (const m of content.matchAll(/<executable>([\s\S]*?)<\/executable>([\s\S]*?)(?=<executable>|<\/configuration>|$)/g)) {
+    const args = [...m[2]!.matchAll(/<argument>([\s\S]*?)<\/argument>|<commandlineArgs>([\s\S]*?)<\/commandlineArgs>/g)].map((a) => text(a[1] ?? a[2]!));
+    lines.push([text(m[1]!), ...args].join(' '));
+  }
+  for (const m of content.matchAll(/<exec\b[^>]*\bexecutable\s*=\s*"([^"]*)"[^>]*>([\s\S]*?)<\/exec>/g)) {
+    const args = [...m[2]!.matchAll(/<arg\b[^>]*\b(?:value|line)\s*=\s*"([^"]*)"/g)].map((a) => text(a[1]!));
+    lines.push([text(m[1]!), ...args].join(' '));
+  }
+  return [...lines, content].join('\n');
 };
 
 /** Script runners inside a script: npm, pnpm, yarn and bun themselves, npm-run-all (run-s, run-p), concurrently, turbo, nx, lerna, wireit. */
@@ -756,10 +850,17 @@ export const writtenRunFile = (path: string): RunFile | null => {
   const recipe = writtenRecipeFile(path);
   if (recipe !== null) return recipe;
   if (/^(?:[Rr]akefile(?:\.rb)?|CMakeLists\.txt)$/.test(name)) return { path, as: 'code' };
+  // Maven's and Ant's build files: the programs their exec steps start, with their arguments, as command lines.
+  if (/^(?:pom\.xml|build\.xml)$/.test(name)) return { path, as: 'build-xml' };
   if (/^(?:\.?[Jj]ustfile|build\.ninja|tox\.ini)$/.test(name)) return { path, as: 'shell' };
   const ext = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase();
   switch (ext) {
     case 'awk': case 'rb': case 'rake': case 'pl': case 'pm': case 'php': case 'lua': case 'tcl': case 'exp': case 'ts': case 'mts': case 'cts': case 'tsx': case 'mjs': case 'cjs': case 'jsx': case 'cmake': case 'ps1': return { path, as: 'code' };
+    // Source a build tool compiles and runs later, out of the floor's sight (red team 8): cargo's build.rs and tests,
+    // go test and go generate, gradle's build scripts, a C program make builds and runs. Judged as code when written.
+    case 'rs': case 'go': case 'java': case 'kt': case 'kts': case 'gradle': case 'groovy': case 'scala': case 'sc': case 'c': case 'cc':
+    case 'cpp': case 'cxx': case 'h': case 'hpp': case 'cs': case 'fs': case 'swift': case 'zig': case 'nim': case 'cr': case 'ex':
+    case 'exs': case 'erl': case 'hs': case 'ml': case 'dart': case 'r': case 'jl': case 'clj': case 'cljs': case 'v': case 'd': return { path, as: 'code' };
     case 'lldb': case 'just': return { path, as: 'shell' };
     case 'dc': return { path, as: 'dc' };
     case 'sed': return { path, as: 'sed' };
