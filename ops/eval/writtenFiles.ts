@@ -2,12 +2,13 @@
  * What the allowed tool calls of a scenario would have written. Eval runs nothing, so without this a script
  * written in one step and run in the next would be absent when the floor reads it, and pass; the daemon reads the
  * disk, where the earlier call really put it. Only content the call states is kept (write_file, a patch's replace
- * or added file, a shell line's `echo … > f`, `cat > f <<EOF`, `tee f`); a relative path counts where the step's
- * folder is known.
+ * or added file, a shell line's `echo … > f`, `cat > f <<EOF`, `tee f`), and copies of what is known (`cp`, `mv`,
+ * `install`, `ln`); a relative path counts where the step's folder is known.
  */
 import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import { filesWrittenByLine } from '../../domain/gate/selfProtection/embeddedCommands.ts';
+import { parseOptions } from '../../domain/shell/commandOptions.ts';
 import type { ShellAnalysis } from '../../domain/shell/shellAnalysis.ts';
 import { normalizePath } from '../../domain/shell/shellPaths.ts';
 import { readFileStart } from '../gate/scriptFacts.ts';
@@ -54,7 +55,30 @@ export class WrittenFiles {
     else if (tool === 'terminal' && text('command') !== null) {
       const workdir = text('workdir');
       const base = workdir === null ? folder : placed(workdir, folder);
-      for (const [path, content] of filesWrittenByLine(this.analyze(text('command')!))) put(path, content, base);
+      const analysis = this.analyze(text('command')!);
+      for (const [path, content] of filesWrittenByLine(analysis)) put(path, content, base);
+      this.copied(analysis, base);
+    }
+  }
+
+  /** `cp a b`, `mv a dir/`, `install -m755 a b`, `ln a b`: a copy of a file kept here holds the same text. */
+  private copied(analysis: ShellAnalysis, folder: string | null): void {
+    for (const command of analysis.commands) {
+      if (!/^(?:cp|mv|install|ln)$/.test(command.program) || command.via.length > 0) continue;
+      const { short, long, operands } = parseOptions(command.args, { shortWithValue: 'tSmogb', longWithValue: ['target-directory', 'suffix', 'mode', 'owner', 'group'] });
+      const into = short.get('t') ?? long.get('target-directory');
+      const sources = typeof into === 'string' ? operands : operands.slice(0, -1);
+      const target = typeof into === 'string' ? into : operands[operands.length - 1];
+      if (target === undefined || sources.length === 0) continue;
+      const intoFolder = typeof into === 'string' || sources.length > 1 || target.endsWith('/');
+      for (const source of sources) {
+        const from = placed(source, folder);
+        const content = from === null ? undefined : this.files.get(from) ?? readFileStart(from) ?? undefined;
+        const to = placed(intoFolder ? `${target.replace(/\/+$/, '')}/${source.split('/').pop()}` : target, folder);
+        if (content === undefined || to === null) continue;
+        this.files.set(to, content);
+        if (command.program === 'mv' && from !== null) this.files.delete(from);
+      }
     }
   }
 

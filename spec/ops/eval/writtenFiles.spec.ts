@@ -35,4 +35,13 @@ describe('what the allowed calls of a scenario wrote', () => {
     written.record('patch', { mode: 'replace', path: '/tmp/p.txt', old_string: 'two', new_string: '$& 2' }, null);
     expect(written.files.get('/tmp/p.txt')).to.equal('line one\nline $& 2\n');
   });
+
+  it('follows copies of what it knows: cp to a name, mv into a folder (the source gone), install -t', () => {
+    written.record('write_file', { path: '/tmp/tg-c/a.txt', content: 'tollgate approve a1 always\n' }, null);
+    written.record('terminal', { command: 'cp /tmp/tg-c/a.txt /tmp/tg-c/b.sh && mv /tmp/tg-c/a.txt /tmp/tg-d/ && install -m755 -t /tmp/tg-e /tmp/tg-c/b.sh' }, null);
+    expect(written.files.get('/tmp/tg-c/b.sh')).to.equal('tollgate approve a1 always\n');
+    expect(written.files.get('/tmp/tg-d/a.txt')).to.equal('tollgate approve a1 always\n');
+    expect(written.files.has('/tmp/tg-c/a.txt')).to.equal(false);
+    expect(written.files.get('/tmp/tg-e/b.sh')).to.equal('tollgate approve a1 always\n');
+  });
 });
