@@ -3,24 +3,26 @@
  * written in one step and run in the next would be absent when the floor reads it, and pass; the daemon reads the
  * disk, where the earlier call really put it. Only content the call states is kept (write_file, a patch's replace
  * or added file, a shell line's `echo … > f`, `cat > f <<EOF`, `tee f`), and copies of what is known (`cp`, `mv`,
- * `install`, `ln`); a relative path counts where the step's folder is known.
+ * `install`, `ln`); a relative path is kept in the step's folder, or in the unknown folder when it names none.
  */
 import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import { filesWrittenByLine } from '../../domain/gate/selfProtection/embeddedCommands.ts';
 import { parseOptions } from '../../domain/shell/commandOptions.ts';
+import { unknownFolderKey } from '../../domain/gate/selfProtection/scriptKeys.ts';
 import type { ShellAnalysis } from '../../domain/shell/shellAnalysis.ts';
 import { normalizePath } from '../../domain/shell/shellPaths.ts';
 import { readFileStart } from '../gate/scriptFacts.ts';
 
 export type Analyze = (source: string) => ShellAnalysis;
 
-/** An absolute path for a path as a call wrote it, or null when its folder is unknown (or a variable names it). */
+/** An absolute path for a path as a call wrote it (below the unknown folder when the step's is unknown), or null when a variable names it. */
 const placed = (path: string, folder: string | null): string | null => {
   if (path.includes('$') || path.includes('`')) return null;
   if (path === '~' || path.startsWith('~/')) return normalizePath(homedir() + path.slice(1));
   if (isAbsolute(path)) return normalizePath(path);
-  return folder === null ? null : normalizePath(`${folder}/${path}`);
+  // The agent's folder is unknown, yet the steps after this one run there too: kept below the unknown folder.
+  return folder === null ? unknownFolderKey(path) : normalizePath(`${folder}/${path}`);
 };
 
 /** Files a V4A patch adds (`*** Add File: p` followed by `+` lines). */

@@ -10,6 +10,7 @@ import { protectionIndex, resolvePath } from '../../domain/gate/selfProtection/p
 import type { ProtectionFacts } from '../../domain/gate/selfProtection/protectionFacts.ts';
 import { maxScriptFiles, scriptWords, type ScriptFacts } from '../../domain/gate/selfProtection/scriptFacts.ts';
 import { runFiles } from '../../domain/gate/selfProtection/scriptReaders.ts';
+import { scriptKey, unknownFolder } from '../../domain/gate/selfProtection/scriptKeys.ts';
 import { includeMark, recipeIncludes, unreadMark } from '../../domain/gate/selfProtection/recipeFiles.ts';
 import { besideComposeFile, composeIncludes } from '../../domain/gate/selfProtection/composeFiles.ts';
 import { curlConfigFiles } from '../../domain/gate/selfProtection/curlClients.ts';
@@ -41,7 +42,8 @@ export const scriptFacts = (
     // curl's -K files too: the curl row judges what they name, and one it could not read counts as naming the guard.
     const configs = command.program === 'curl' ? curlConfigFiles(command.args).filter((f) => f !== '-') : [];
     for (const word of [...scriptWords(command), ...files.map((f) => f.path), ...configs]) {
-      const path = resolvePath(word, contextOf(scope, command))?.absolute;
+      // An absolute path from disk; a relative one in an unknown folder only from what eval recorded (scriptKeys.ts).
+      const path = scriptKey(word, contextOf(scope, command));
       if (path == null || path in out) continue;
       if (Object.keys(out).length >= maxScripts) return out;
       const text = read(path);
@@ -84,6 +86,8 @@ const withRecipeIncludes = (path: string, text: string, kind: 'just' | 'taskfile
 };
 
 export const readFileStart: ReadFileStart = (path) => {
+  // Only absolute paths are read: a key below the unknown folder (scriptKeys.ts) names nothing on this disk.
+  if (!path.startsWith('/') || path.startsWith(unknownFolder)) return null;
   try {
     if (!statSync(path).isFile()) return null;
     const fd = openSync(path, 'r');

@@ -39,6 +39,7 @@ import { besideComposeFile, composeIncludes, composeStandIns, kubeStandIns } fro
 import { protectionRules } from './shellRules.ts';
 import { readOnlyPrograms } from './shellOperands.ts';
 import { filterEffect } from './textFilters.ts';
+import { recordedScript } from './scriptKeys.ts';
 import { contextOf, hitOf, wordHit, type LineScope } from './shellScope.ts';
 import { unreadRecipe } from './unreadRecipes.ts';
 import { recipeFileFindings } from './recipeCommands.ts';
@@ -307,7 +308,7 @@ const runsCode = (command: SimpleCommand, scope: LineScope, onDisk: RunScripts =
   const written = run.length === 0 ? noFiles : writtenOnLine(scope.analysis.commands, command);
   for (const script of run) {
     const absolute = resolvePath(script, context)?.absolute;
-    const content = written.get(script) ?? (absolute == null ? undefined : onDisk[absolute]);
+    const content = written.get(script) ?? recordedScript(onDisk, script, context);
     // `. ./e.sh` after a `cd` the gate could not follow (red team 4, k18): the file was never read before decide, and
     // what a sourced file exports stays in the session for every later call; it is unknown code. Where the runtime
     // only reported no folder, a sourced file is treated as `bash ./x.sh` is (`source .venv/bin/activate` passes).
@@ -343,7 +344,7 @@ const runsFilesOtherProgramsRead = (command: SimpleCommand, scope: LineScope, on
   const written = command === scope.analysis.commands[0] ? noFiles : writtenOnLine(scope.analysis.commands, command);
   for (const file of files) {
     const absolute = resolvePath(file.path, context)?.absolute;
-    const content = (file.path === '-' ? command.stdin : undefined) ?? written.get(file.path) ?? (absolute == null ? undefined : onDisk[absolute]);
+    const content = (file.path === '-' ? command.stdin : undefined) ?? written.get(file.path) ?? recordedScript(onDisk, file.path, context);
     // A recipe file the floor cannot read before the runner does (lost folder, fetched on the line): unreadRecipes.ts.
     const unread = unreadRecipe(file, command, scope, context, written.has(file.path), content === undefined && Object.keys(onDisk).length >= maxScriptFiles);
     if (unread !== null) return one('hidden-command', unread);
@@ -370,8 +371,7 @@ const containerFileFindings = (file: RunFile, content: string, command: SimpleCo
   if (file.as === 'compose') {
     for (const included of composeIncludes(content)) {
       const path = besideComposeFile(file.path, included);
-      const absolute = resolvePath(path, context)?.absolute;
-      const text = absolute == null ? undefined : onDisk[absolute];
+      const text = recordedScript(onDisk, path, context);
       if (text !== undefined) parts.push([path, text]);
     }
   }
@@ -493,7 +493,7 @@ const curlFindings = (command: SimpleCommand, scope: LineScope, scripts: RunScri
   const written = writtenOnLine(scope.analysis.commands, command);
   for (const file of curlConfigFiles(command.args)) {
     const absolute = resolvePath(file, contextOf(scope, command))?.absolute;
-    const text = file === '-' ? command.stdin : written.get(file) ?? (absolute == null ? undefined : scripts[absolute]);
+    const text = file === '-' ? command.stdin : written.get(file) ?? recordedScript(scripts, file, contextOf(scope, command));
     if (text === undefined) return one('socket-client', `a curl config the floor cannot read (${file})`);
     const words = curlConfigWords(text);
     if (words.some((w) => /^(?:--config|-K)/.test(w))) return one('socket-client', `a curl config that reads another (${file})`);

@@ -14,6 +14,7 @@ import { contextOf, type LineScope } from './shellScope.ts';
 import { isPlainRead } from './pythonCode.ts';
 import { patchTargets } from './patchTargets.ts';
 import { resolvePath, type PathContext, type ProtectionIndex } from './protectedPaths.ts';
+import { recordedScript } from './scriptKeys.ts';
 
 /** Writers whose text (or unread source) is judged by the write and placement rules already. */
 const judgedElsewhere = new Set(['echo', 'printf', 'cat', 'tee', 'cp', 'mv', 'install', 'ln', 'rsync', 'scp', 'dd', 'curl', 'wget', 'hash', 'touch', 'rm', 'chmod', 'chown', 'mkdir', 'direnv']);
@@ -54,8 +55,7 @@ const copiedIntoLoaderFile = (command: SimpleCommand, scope: LineScope, scripts:
   const context = contextOf(scope, command);
   for (const p of placements(command, scope.analysis, context.home, context.cwd)) {
     if (p.place === 'command-name' || p.place.name !== 'loaded-at-start' || p.source === null) continue;
-    const absolute = resolvePath(p.source, context)?.absolute;
-    const text = absolute == null ? undefined : scripts[absolute];
+    const text = recordedScript(scripts, p.source, context);
     if (text === undefined || text === '') continue;
     const found = loaderFileFindings(p.placed, text, scope.index, context) ?? [];
     if (found.length > 0) return [{ id: found[0]!.id === 'hidden-command' ? 'hidden-command' : 'script-would-disable-guard', what: `${p.written} into ${p.placed}: ${found[0]!.what}` }];

@@ -16,11 +16,12 @@ describe('what the allowed calls of a scenario wrote', () => {
     expect([...written.files]).to.deep.equal([['/tmp/a.txt', 'one'], [`${homedir()}/b.txt`, 'two']]);
   });
 
-  it('places a relative path only where the step folder is known, and never one a variable names', () => {
+  it('places a relative path in the step folder, or the unknown folder when it names none, and never one a variable names', () => {
     written.record('write_file', { path: 'a.txt', content: 'x' }, null);
     written.record('write_file', { path: '$D/a.txt', content: 'x' }, '/srv');
     written.record('write_file', { path: 'b.txt', content: 'y' }, '/srv/p');
-    expect([...written.files]).to.deep.equal([['/srv/p/b.txt', 'y']]);
+    written.record('write_file', { path: '../c.txt', content: 'z' }, null);
+    expect([...written.files]).to.deep.equal([['unknown-folder:a.txt', 'x'], ['/srv/p/b.txt', 'y']]);
   });
 
   it('keeps what a shell line writes with known text, below its workdir', () => {
