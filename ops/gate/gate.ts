@@ -192,7 +192,7 @@ export class Gate {
         const pathFacts = withTerminalDirs(callPathFacts({ tool: input.tool, args: input.args, shell, cwd }, this.protection),
           input.tool, input.args, shell, this.protection.home, this.protection.hermesHome);
         // The scripts the line runs from disk: one written in an earlier call is judged by its content.
-        const scripts = scriptFacts(shell, input.args, cwd, this.protection, this.readScript);
+        const scripts = scriptFacts(shell, input.args, cwd, this.protection, this.readScript, input.tool);
         return {
           type: 'ProposeToolCall',
           data: {

@@ -6,11 +6,13 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { makefileIncludes } from '../../domain/gate/selfProtection/embeddedLanguages.ts';
 import { startDirectory } from '../../domain/gate/selfProtection/callPathFacts.ts';
-import { protectionIndex, resolvePath } from '../../domain/gate/selfProtection/protectedPaths.ts';
+import { protectionIndex, resolvePath, type PathContext } from '../../domain/gate/selfProtection/protectedPaths.ts';
 import type { ProtectionFacts } from '../../domain/gate/selfProtection/protectionFacts.ts';
 import { maxScriptFiles, scriptWords, type ScriptFacts } from '../../domain/gate/selfProtection/scriptFacts.ts';
 import { runFiles } from '../../domain/gate/selfProtection/scriptReaders.ts';
 import { scriptKey, unknownFolder } from '../../domain/gate/selfProtection/scriptKeys.ts';
+import { nestedScriptWords } from '../../domain/gate/selfProtection/nestedScripts.ts';
+import { writtenTexts } from '../../domain/gate/selfProtection/commandRules.ts';
 import { includeMark, recipeIncludes, unreadMark } from '../../domain/gate/selfProtection/recipeFiles.ts';
 import { besideComposeFile, composeIncludes } from '../../domain/gate/selfProtection/composeFiles.ts';
 import { curlConfigFiles } from '../../domain/gate/selfProtection/curlClients.ts';
@@ -26,10 +28,17 @@ export type ReadFileStart = (path: string) => string | null;
 
 export const scriptFacts = (
   shell: ShellAnalysis | null, args: Readonly<Record<string, unknown>>, cwd: string | null, protection: ProtectionFacts, read: ReadFileStart = readFileStart,
+  tool = 'terminal',
 ): ScriptFacts => {
   const out: Record<string, string> = {};
-  if (shell === null) return out;
   const start = cwd !== null && cwd.startsWith('/') ? normalizePath(cwd) : null;
+  // What a written file or a code cell runs in turn (nestedScripts.ts): read now, so the floor judges it too.
+  const handed = [...writtenTexts(tool, args).map((w) => w.text), ...(tool === 'execute_code' && typeof args['code'] === 'string' ? [args['code']] : [])];
+  if (handed.length > 0) {
+    const context: PathContext = { home: protection.home, hermesHome: protection.hermesHome, cwd: start };
+    for (const text of handed) readNested(text, context, out, read);
+  }
+  if (shell === null) return out;
   const workdir = typeof args['workdir'] === 'string' ? args['workdir'] : null;
   const scope = lineScope(shell, protectionIndex(protection), startDirectory(workdir, start));
   for (const command of shell.commands) {
@@ -41,6 +50,9 @@ export const scriptFacts = (
     const includers = new Map(files.flatMap((f): [string, 'just' | 'taskfile'][] => f.as === 'taskfile' ? [[f.path, 'taskfile']] : f.as === 'shell' && /(?:^|\/)\.?[Jj]ustfile$/.test(f.path) ? [[f.path, 'just']] : []));
     // curl's -K files too: the curl row judges what they name, and one it could not read counts as naming the guard.
     const configs = command.program === 'curl' ? curlConfigFiles(command.args).filter((f) => f !== '-') : [];
+    // printf's and echo -e's `\n` too: the text they write is read the way writesScript reads it.
+    const said = [...command.args, command.stdin ?? ''].join('\n');
+    readNested(`${said}\n${said.replace(/\\n/g, '\n')}`, contextOf(scope, command), out, read);
     for (const word of [...scriptWords(command), ...files.map((f) => f.path), ...configs]) {
       // An absolute path from disk; a relative one in an unknown folder only from what eval recorded (scriptKeys.ts).
       const path = scriptKey(word, contextOf(scope, command));
@@ -48,6 +60,7 @@ export const scriptFacts = (
       if (Object.keys(out).length >= maxScripts) return out;
       const text = read(path);
       if (text !== null) out[path] = makefiles.has(word) ? withIncludes(path, text, read) : includers.has(word) ? withRecipeIncludes(path, text, includers.get(word)!, read) : text;
+      if (text !== null) readNested(text, contextOf(scope, command), out, read);
       // The compose files it includes or extends, beside it, one level deep (the judge reads them from here).
       if (text !== null && composeFiles.has(word)) {
         for (const included of composeIncludes(text).slice(0, maxScripts)) {
@@ -60,6 +73,16 @@ export const scriptFacts = (
     }
   }
   return out;
+};
+
+/** The files a text runs in turn, read once each, while the cap allows. */
+const readNested = (text: string, context: PathContext, out: Record<string, string>, read: ReadFileStart): void => {
+  for (const word of nestedScriptWords(text)) {
+    const key = scriptKey(word, context);
+    if (key === null || key in out || Object.keys(out).length >= maxScripts) continue;
+    const found = read(key);
+    if (found !== null) out[key] = found;
+  }
 };
 
 /** A makefile as make sees it: the files it includes (beside it, as `make -C` runs there) appended, two levels deep. */

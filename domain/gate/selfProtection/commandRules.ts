@@ -40,6 +40,7 @@ import { protectionRules } from './shellRules.ts';
 import { readOnlyPrograms } from './shellOperands.ts';
 import { filterEffect } from './textFilters.ts';
 import { recordedScript } from './scriptKeys.ts';
+import { nestedScriptTexts } from './nestedScripts.ts';
 import { contextOf, hitOf, wordHit, type LineScope } from './shellScope.ts';
 import { unreadRecipe } from './unreadRecipes.ts';
 import { recipeFileFindings } from './recipeCommands.ts';
@@ -292,7 +293,7 @@ const runsCode = (command: SimpleCommand, scope: LineScope, onDisk: RunScripts =
     const family = interpreterFamily(program);
     const script = family === undefined ? undefined : interpreterCall(family, args).script;
     const code = [...(script === undefined ? args : args.filter((_, i) => i !== script)), ...(command.stdin === undefined ? [] : [command.stdin])].join('\n');
-    if (code.trim() !== '') findings.push(...inlineCodeFindings(code, scope.index, context));
+    if (code.trim() !== '') findings.push(...inlineCodeFindings(code, scope.index, context), ...nestedFindings(code, onDisk, scope.index, context));
   }
   const runsFile = interpreterPrograms.test(program) || shellInterpreters.test(program);
   const scripts = [...(runsFile ? args.filter((a) => !a.startsWith('-')).slice(0, 1) : []), ...command.redirects.filter((r) => r.op === '<').map((r) => r.target), command.programPath];
@@ -321,6 +322,7 @@ const runsCode = (command: SimpleCommand, scope: LineScope, onDisk: RunScripts =
     const language = shellInterpreters.test(program) ? 'shell' : interpreterPrograms.test(program) ? 'code' : scriptLanguage(script, content) ?? 'shell';
     const inner = language === 'shell' ? shellTextFindings(content, scope.index, context) : inlineCodeFindings(content, scope.index, context);
     if (inner.length > 0) findings.push({ id: 'script-would-disable-guard', what: `${script}: ${inner[0]!.what}` });
+    else findings.push(...nestedFindings(content, onDisk, scope.index, context).map((f) => ({ ...f, what: `${script}: ${f.what}` })));
   }
   return findings;
 };
@@ -330,6 +332,17 @@ const runFileFindings = (file: RunFile, content: string, index: ProtectionIndex,
   const read = runFileText(file, content) ?? { kind: scriptLanguage(file.path, content) ?? 'shell', text: content };
   if (read.text.trim() === '') return [];
   return read.kind === 'shell' ? shellTextFindings(read.text, index, context) : inlineCodeFindings(read.text, index, context);
+};
+
+/** The files a text runs in turn (nestedScripts.ts), as read before decide: the first whose text reaches the guard. */
+const nestedFindings = (text: string, scripts: RunScripts, index: ProtectionIndex, context: PathContext): CommandFinding[] => {
+  for (const nested of nestedScriptTexts(text, scripts, context)) {
+    const language = scriptLanguage(nested.word, nested.text);
+    const found = [...(language !== 'python' && language !== 'node' ? shellTextFindings(nested.text, index, context) : []),
+      ...(language !== 'shell' ? inlineCodeFindings(nested.text, index, context) : [])];
+    if (found.length > 0) return [{ id: 'script-would-disable-guard', what: `${nested.word}, which it runs: ${found[0]!.what}` }];
+  }
+  return [];
 };
 
 /**
@@ -360,6 +373,8 @@ const runsFilesOtherProgramsRead = (command: SimpleCommand, scope: LineScope, on
     // A recipe's commands judged by the shell table where they run, relative names included (recipeCommands.ts).
     const ran = recipeFileFindings(file, content, absolute, command, scope, context);
     if (ran.length > 0) return one(ran[0]!.id, `${file.path}: ${ran[0]!.what}`);
+    const nested = nestedFindings(runFileText(file, content)?.text ?? content, onDisk, scope.index, context);
+    if (nested.length > 0) return one(nested[0]!.id, `${file.path}: ${nested[0]!.what}`);
   }
   return [];
 };
@@ -418,9 +433,13 @@ const loadedFileFindings = (path: string, content: string, index: ProtectionInde
   loaderFileFindings(path, content, index, context)?.map((f) => ({ id: f.id === 'hidden-command' ? f.id : 'script-would-disable-guard', what: `${path}: ${f.what}` })) ?? null;
 
 /** `echo 'tollgate approve x' > /tmp/a.sh`, `cat > run.py <<EOF`: a script written by the line, judged as write_file's are. */
-const writesScript = (command: SimpleCommand, scope: LineScope): CommandFinding[] => {
+const writesScript = (command: SimpleCommand, scope: LineScope, scripts: RunScripts = {}): CommandFinding[] => {
   const written = [...writtenOnLine([command], null)];
   const context = contextOf(scope, command);
+  for (const [path, content] of written) {
+    const nested = nestedFindings(content, scripts, scope.index, context);
+    if (nested.length > 0) return one('script-would-disable-guard', `${path}: ${nested[0]!.what}`);
+  }
   for (const [path, content] of written) {
     const curlrc = curlrcFinding(path, content, scope.index, context);
     if (curlrc.length > 0) return curlrc;
@@ -776,7 +795,7 @@ export const lineRuleExamples = {
 const runsAtLaterStart = (path: string): boolean => isShellStartupFile(path) || runLaterPlace(path, null) !== null;
 
 /** The files a tool call writes with the text it states: write_file, patch (replace, or a V4A patch's added lines), a skill's file. */
-const writtenTexts = (tool: string, args: Readonly<Record<string, unknown>>): { path: string; text: string }[] => {
+export const writtenTexts = (tool: string, args: Readonly<Record<string, unknown>>): { path: string; text: string }[] => {
   const text = (key: string): string | null => (typeof args[key] === 'string' ? (args[key] as string) : null);
   if (tool === 'skill_manage') {
     // `write_file` puts file_content at file_path inside the skill; Hermes and the agent run its scripts later.
@@ -795,7 +814,7 @@ const writtenTexts = (tool: string, args: Readonly<Record<string, unknown>>): { 
 };
 
 /** A script written by a tool (a .sh/.py/.js name, a shebang, a startup file or hook) whose content the floor would stop when it runs. */
-export const scriptWriteFindings = (tool: string, args: Readonly<Record<string, unknown>>, index: ProtectionIndex, cwd: string | null = null, lost = false): CommandFinding[] => {
+export const scriptWriteFindings = (tool: string, args: Readonly<Record<string, unknown>>, index: ProtectionIndex, cwd: string | null = null, lost = false, scripts: RunScripts = {}): CommandFinding[] => {
   const written = writtenTexts(tool, args);
   if (written.length === 0) return [];
   const context = { home: index.facts.home, hermesHome: index.facts.hermesHome, cwd, lost };
@@ -813,14 +832,21 @@ export const scriptWriteFindings = (tool: string, args: Readonly<Record<string, 
     const inner = language === 'shell' ? shellTextFindings(content, index, context, runsAtLaterStart(path)) : inlineCodeFindings(content, index, context);
     if (inner.length > 0) return [{ id: 'script-would-disable-guard', what: `${path}: ${inner[0]!.what}` }];
   }
+  // What the written text runs in turn (a Makefile's `sh /tmp/.c`, a hook's `. ~/x`), when it is there to read.
+  for (const { path, text: content } of written) {
+    const nested = nestedFindings(content, scripts, index, context);
+    if (nested.length > 0) return [{ id: nested[0]!.id, what: `${path}: ${nested[0]!.what}` }];
+  }
   return [];
 };
 
 /** `execute_code`: the cell as code (kills, decoded code, shell strings, loopback spellings, glued literals). */
-export const codeCellFindings = (tool: string, args: Readonly<Record<string, unknown>>, index: ProtectionIndex, cwd: string | null = null, lost = false): CommandFinding[] => {
+export const codeCellFindings = (tool: string, args: Readonly<Record<string, unknown>>, index: ProtectionIndex, cwd: string | null = null, lost = false, scripts: RunScripts = {}): CommandFinding[] => {
   const code = tool === 'execute_code' ? args['code'] : typedIntoProcess(tool, args);
   if (typeof code !== 'string') return [];
-  return inlineCodeFindings(code, index, { home: index.facts.home, hermesHome: index.facts.hermesHome, cwd, lost });
+  const context = { home: index.facts.home, hermesHome: index.facts.hermesHome, cwd, lost };
+  const own = inlineCodeFindings(code, index, context);
+  return own.length > 0 ? own : nestedFindings(code, scripts, index, context);
 };
 
 /**
@@ -863,5 +889,5 @@ export const commandFindings = (analysis: ShellAnalysis, scope: LineScope, scrip
 };
 
 /** Every finding of these rows for a file tool or code cell. */
-export const toolCallFindings = (tool: string, args: Readonly<Record<string, unknown>>, index: ProtectionIndex, cwd: string | null = null, lost = false): BlockFinding[] =>
-  [...codeCellFindings(tool, args, index, cwd, lost), ...scriptWriteFindings(tool, args, index, cwd, lost), ...toolLoaderFileFindings(tool, args, index, cwd, lost), ...approvalMessageFindings(tool, args)].map((f) => ({ ...f, verdict: 'block' }));
+export const toolCallFindings = (tool: string, args: Readonly<Record<string, unknown>>, index: ProtectionIndex, cwd: string | null = null, lost = false, scripts: RunScripts = {}): BlockFinding[] =>
+  [...codeCellFindings(tool, args, index, cwd, lost, scripts), ...scriptWriteFindings(tool, args, index, cwd, lost, scripts), ...toolLoaderFileFindings(tool, args, index, cwd, lost), ...approvalMessageFindings(tool, args)].map((f) => ({ ...f, verdict: 'block' }));

@@ -36,7 +36,7 @@ export const findSelfProtection = (input: Pick<GateInput, 'tool' | 'args' | 'she
   // Lost (the terminal went untracked), not merely unreported: relative paths may be inside what is protected.
   const lost = unfollowed || (cwd === null && input.directoryLost === true);
   const findings: Finding[] = toolFindings(input.tool, input.args, index, cwd, lost);
-  findings.push(...toolCallFindings(input.tool, input.args, index, cwd, lost));
+  findings.push(...toolCallFindings(input.tool, input.args, index, cwd, lost, input.scripts ?? {}));
   if (input.shell !== null) {
     const workdir = typeof input.args['workdir'] === 'string' ? input.args['workdir'] : null;
     const unknown = new Set(input.unknownVariables ?? []);
