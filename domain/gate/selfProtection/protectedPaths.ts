@@ -128,7 +128,7 @@ export const protectionIndex = (facts: ProtectionFacts): ProtectionIndex => {
 };
 
 /** Segments that the by-name rules look for in any folder (matchNames, hermesPackage). */
-const nameSegments = ['.claude', 'settings.json', 'settings.local.json', '.hermes', 'site-packages', 'dist-packages'];
+const nameSegments = ['.claude', 'settings.json', 'settings.local.json', '.claude.json', 'managed-settings.json', 'managed-mcp.json', '.hermes', 'site-packages', 'dist-packages'];
 
 /**
  * A cheap and exact shortcut for the common word: true when no spelling of it can name anything protected, so
@@ -443,6 +443,10 @@ const matchNames = (segments: readonly string[], index: ProtectionIndex): PathHi
   if (index.rulesFiles.has(last)) return { kind: 'rules-file', what: last };
   if (isPattern(last)) { const hit = rulesFileGlob(last, index); if (hit !== null) return hit; }
   if (segments[segments.length - 2] === '.claude' && (last === 'settings.json' || last === 'settings.local.json')) return { kind: 'runtime-settings', what: `.claude/${last}` };
+  // Claude Code's user file (its MCP servers and trusted folders) and the machine's managed settings, which outrank
+  // every other (`disableAllHooks` there switches tollgate's hooks off).
+  if (last === '.claude.json') return { kind: 'runtime-settings', what: '.claude.json' };
+  if (segments[segments.length - 2] === 'claude-code' && /^managed-(?:settings|mcp)\.json$/.test(last)) return { kind: 'runtime-settings', what: `claude-code/${last}` };
   const hermes = segments.lastIndexOf('.hermes');
   if (hermes >= 0) return insideHermesHome(segments.slice(hermes + 1), segments.slice(0, hermes + 1).join('/'));
   return hermesPackage(segments);

@@ -39,7 +39,10 @@ const npmFiles = new Set(['.npmrc', '.yarnrc', '.yarnrc.yml', 'bunfig.toml', '.b
 /** The folders systemd reads units and their environment from: `<x>/systemd/…` where x is one of these. */
 /** Rc files in the home that an editor, terminal or REPL runs as commands when it starts. */
 const toolRcNames = new Set(['.vimrc', '.gvimrc', '.exrc', '.nvimrc', '.tmux.conf', '.screenrc', '.sqliterc', '.psqlrc', '.gdbinit', '.lldbinit', '.Rprofile', '.irbrc', '.pryrc',
-  '.inputrc', '.lessopen', '.wgetrc', '.curlrc', '.mailcap']);
+  '.inputrc', '.lessopen', '.wgetrc', '.curlrc', '.mailcap',
+  // Red team 10: Mercurial's hooks, nano's speller, mysql's pager, Python's PYTHONSTARTUP file, the editor crontab -e and
+  // sensible-editor start, kubectl's and aws's credential commands (~/.kube/config exec, credential_process).
+  '.hgrc', '.nanorc', '.my.cnf', '.pythonrc', '.pythonrc.py', '.selected_editor', '.pdbrc', '.octaverc', '.guile', '.sbclrc']);
 const xdgRcFolders = new Set(['nvim', 'vim', 'tmux', 'gdb', 'irb']);
 const systemdParents = new Set(['.config', 'etc', 'lib', 'share', 'run']);
 
@@ -176,10 +179,16 @@ export const startupFileRows: readonly StartupFileRow[] = [
       const last = segments[segments.length - 1]!;
       if (toolRcNames.has(last)) return underHome(segments, home) && segments.length === (home?.length ?? 0) + 1;
       // The XDG spellings: ~/.config/nvim/init.vim, ~/.config/tmux/tmux.conf.
-      return underHome(segments, home, '.config') && xdgRcFolders.has(segments[(home?.length ?? 0) + 1] ?? '');
+      if (underHome(segments, home, '.config') && xdgRcFolders.has(segments[(home?.length ?? 0) + 1] ?? '')) return true;
+      // Commands other tools run from their config: kubeconfig's exec, aws's credential_process, cargo's wrappers and
+      // runners, IPython's startup scripts, pip's config (its build settings run setup code).
+      const rest = home === null ? [] : segments.slice(home.length);
+      return underHome(segments, home) && (/^\.(?:kube\/config|aws\/config|aws\/credentials|cargo\/config(?:\.toml)?|cargo\/env|ipython\/profile_[^/]+\/startup\/[^/]+|config\/pip\/pip\.conf|pip\/pip\.conf)$/.test(rest.join('/')));
     },
     stops: ['/home/agent/.vimrc', '/home/agent/.tmux.conf', '/home/agent/.sqliterc', '/home/agent/.gdbinit', '/home/agent/.Rprofile', '/home/agent/.irbrc',
-      '/home/agent/.config/nvim/init.lua', '/home/agent/.config/tmux/tmux.conf'],
+      '/home/agent/.config/nvim/init.lua', '/home/agent/.config/tmux/tmux.conf', '/home/agent/.hgrc', '/home/agent/.my.cnf', '/home/agent/.selected_editor',
+      '/home/agent/.kube/config', '/home/agent/.aws/config', '/home/agent/.cargo/config.toml', '/home/agent/.cargo/env', '/home/agent/.ipython/profile_default/startup/00.py',
+      '/home/agent/.config/pip/pip.conf'],
     allows: ['/home/agent/project/.vimrc', '/home/agent/project/.Rprofile', '/home/agent/project/docs/tmux.conf', '/home/agent/.config/app/settings.json'],
   },
 ];
@@ -196,5 +205,5 @@ export const startupFileSegments: readonly string[] = [
   'usercustomize.py', 'sitecustomize.py', 'site-packages', 'dist-packages', 'python3', ...Array.from({ length: 12 }, (_, i) => `python3.${i + 6}`), '.git', '.gitconfig', 'git', 'gitconfig', '.npmrc', '.yarnrc', '.yarnrc.yml', 'npmrc',
   'bunfig.toml', '.bunfig.toml', '.ssh', 'ssh',
   'systemd', 'environment.d', 'crontab', 'anacrontab', 'cron.d', 'cron.hourly', 'cron.daily', 'cron.weekly', 'cron.monthly', 'spool', 'ld.so.preload', 'ld.so.conf', 'ld.so.conf.d',
-  'environment', '.pam_environment', 'pam_env.conf', 'authorized_keys', 'authorized_keys2', ...toolRcNames, '.config',
+  'environment', '.pam_environment', 'pam_env.conf', 'authorized_keys', 'authorized_keys2', ...toolRcNames, '.config', '.kube', '.aws', '.cargo', '.ipython', '.pip',
 ];
