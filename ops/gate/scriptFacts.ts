@@ -8,7 +8,7 @@ import { makefileIncludes } from '../../domain/gate/selfProtection/embeddedLangu
 import { startDirectory } from '../../domain/gate/selfProtection/callPathFacts.ts';
 import { protectionIndex, resolvePath, type PathContext } from '../../domain/gate/selfProtection/protectedPaths.ts';
 import type { ProtectionFacts } from '../../domain/gate/selfProtection/protectionFacts.ts';
-import { maxScriptFiles, scriptWords, type ScriptFacts } from '../../domain/gate/selfProtection/scriptFacts.ts';
+import { interpreterPrograms, maxScriptFiles, scriptWords, type ScriptFacts } from '../../domain/gate/selfProtection/scriptFacts.ts';
 import { runFiles } from '../../domain/gate/selfProtection/scriptReaders.ts';
 import { scriptKey, unknownFolder } from '../../domain/gate/selfProtection/scriptKeys.ts';
 import { nestedScriptWords } from '../../domain/gate/selfProtection/nestedScripts.ts';
@@ -50,9 +50,12 @@ export const scriptFacts = (
     const includers = new Map(files.flatMap((f): [string, 'just' | 'taskfile'][] => f.as === 'taskfile' ? [[f.path, 'taskfile']] : f.as === 'shell' && /(?:^|\/)\.?[Jj]ustfile$/.test(f.path) ? [[f.path, 'just']] : []));
     // curl's -K files too: the curl row judges what they name, and one it could not read counts as naming the guard.
     const configs = command.program === 'curl' ? curlConfigFiles(command.args).filter((f) => f !== '-') : [];
-    // printf's and echo -e's `\n` too: the text they write is read the way writesScript reads it.
-    const said = [...command.args, command.stdin ?? ''].join('\n');
-    readNested(`${said}\n${said.replace(/\\n/g, '\n')}`, contextOf(scope, command), out, read);
+    // Only where the floor judges it (commandRules.ts): an interpreter's inline code, a script a writer puts in a file
+    // (printf's and echo -e's `\n` read as writesScript reads them). `cat /etc/hosts` reads no file for the facts.
+    if (interpreterPrograms.test(command.program) || writesOnLine(command)) {
+      const said = [...command.args, command.stdin ?? ''].join('\n');
+      readNested(`${said}\n${said.replace(/\\n/g, '\n')}`, contextOf(scope, command), out, read);
+    }
     for (const word of [...scriptWords(command), ...files.map((f) => f.path), ...configs]) {
       // An absolute path from disk; a relative one in an unknown folder only from what eval recorded (scriptKeys.ts).
       const path = scriptKey(word, contextOf(scope, command));
@@ -74,6 +77,10 @@ export const scriptFacts = (
   }
   return out;
 };
+
+/** echo, printf, cat or tee putting text in a file (the texts writesScript judges). */
+const writesOnLine = (command: ShellAnalysis['commands'][number]): boolean =>
+  /^(?:echo|printf|cat|tee)$/.test(command.program) && (command.program === 'tee' || command.redirects.some((r) => /^(?:>|>>|>\|)$/.test(r.op)));
 
 /** The files a text runs in turn, read once each, while the cap allows. */
 const readNested = (text: string, context: PathContext, out: Record<string, string>, read: ReadFileStart): void => {

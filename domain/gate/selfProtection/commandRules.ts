@@ -205,7 +205,8 @@ const startsTollgate = (command: SimpleCommand, scope: LineScope): CommandFindin
 // ---- decoded or downloaded text run by a shell ----
 
 const shellPrograms = /^(?:sh|bash|dash|zsh|ksh|mksh|fish|ash|busybox|python[0-9.]*|node|perl|ruby|php|source|\.|eval)$/;
-const decoders = /^(?:base64|base32|basenc|xxd|openssl|gzip|gunzip|zcat|bzip2|bunzip2|xz|unxz|uudecode|rev|tr|gpg|printf)$/;
+/** A stage whose output is text it computes (a decoder or rewriter of the filter table, textFilters.ts) or prints from escapes. */
+const computesText = (command: SimpleCommand): boolean => filterEffect(command) === 'rewrites' || command.program === 'printf';
 const downloaders = /^(?:curl|wget|fetch|aria2c|http|https|xh|lynx|links|nc|ncat|socat)$/;
 const runnerVia = /^(?:eval|source|\.|(?:ba|z|da|k|mk)?sh -c|bash -c|fish -c|busybox sh -c|python[0-9.]* -c|perl -e|node -e)/;
 
@@ -221,7 +222,7 @@ const hiddenVariableRun = (command: SimpleCommand, analysis: ShellAnalysis): str
   const name = /^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$/.exec(command.programPath)?.[1];
   if (name === undefined || !new RegExp(`(?:^|[\\s;&|(])(?:local\\s+|declare\\s+|typeset\\s+|export\\s+|readonly\\s+)?${name}=["']?(?:\\$\\(|\`)`).test(analysis.source)) return null;
   const maker = analysis.commands.find((c) => c.via.some((v) => v === '$(...)' || v === '`...`')
-    && (decoders.test(c.program) || downloaders.test(c.program) || filterEffect(c) === 'rewrites'));
+    && (computesText(c) || downloaders.test(c.program)));
   return maker === undefined ? null : `$${name}, filled by ${maker.program}, run as a command`;
 };
 
@@ -231,7 +232,7 @@ const runsHiddenText = (command: SimpleCommand, scope: LineScope): CommandFindin
   if (filled !== null) return one('hidden-command', filled);
   // `eval $(base64 -d <<< …)`, `sh -c "$(echo … | base64 -d)"`, `sh -c "$(curl …)"`: a substitution's output is run.
   const substitution = via.findIndex((v) => v === '$(...)' || v === '`...`' || v === '<(...)');
-  if (substitution > 0 && via.slice(0, substitution).some((v) => runnerVia.test(v)) && (decoders.test(program) || downloaders.test(program) || filterEffect(command) === 'rewrites'))
+  if (substitution > 0 && via.slice(0, substitution).some((v) => runnerVia.test(v)) && (computesText(command) || downloaders.test(program)))
     return one('hidden-command', `${via.slice(0, substitution).join(' ')} of what ${program} prints`);
   // `$(curl -s https://x)` or `` `base64 -d f` `` as the command word: its output is run as a command.
   const word = command.programPath;
@@ -272,7 +273,7 @@ const producedOnLine = (analysis: ShellAnalysis, before: SimpleCommand): Map<str
   const files = new Map<string, string>();
   for (const c of analysis.commands) {
     if (c === before) break;
-    if ((!downloaders.test(c.program) && !decoders.test(c.program) && filterEffect(c) !== 'rewrites') || c.program === 'printf') continue;
+    if ((!downloaders.test(c.program) && !computesText(c)) || c.program === 'printf') continue;
     for (const r of c.redirects) if (r.op === '>' || r.op === '>>' || r.op === '>|') files.set(r.target, c.program);
     const options = parseOptions(c.args, { shortWithValue: 'oO', longWithValue: ['output', 'output-document', 'out'] });
     for (const v of [options.short.get('o'), options.short.get('O'), options.long.get('output'), options.long.get('output-document'), options.long.get('out')])
@@ -437,10 +438,6 @@ const writesScript = (command: SimpleCommand, scope: LineScope, scripts: RunScri
   const written = [...writtenOnLine([command], null)];
   const context = contextOf(scope, command);
   for (const [path, content] of written) {
-    const nested = nestedFindings(content, scripts, scope.index, context);
-    if (nested.length > 0) return one('script-would-disable-guard', `${path}: ${nested[0]!.what}`);
-  }
-  for (const [path, content] of written) {
     const curlrc = curlrcFinding(path, content, scope.index, context);
     if (curlrc.length > 0) return curlrc;
     const loaded = loadedFileFindings(path, content, scope.index, context);
@@ -454,6 +451,11 @@ const writesScript = (command: SimpleCommand, scope: LineScope, scripts: RunScri
     if (language === null) continue;
     const inner = language === 'shell' ? shellTextFindings(content, scope.index, context, runsAtLaterStart(path)) : inlineCodeFindings(content, scope.index, context);
     if (inner.length > 0) return one('script-would-disable-guard', `${path}: ${inner[0]!.what}`);
+  }
+  // What the written text runs in turn (`echo 'sh /tmp/.c' > run.sh`), when it is there to read.
+  for (const [path, content] of written) {
+    const nested = nestedFindings(content, scripts, scope.index, context);
+    if (nested.length > 0) return one('script-would-disable-guard', `${path}: ${nested[0]!.what}`);
   }
   return [];
 };

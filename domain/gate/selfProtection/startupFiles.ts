@@ -41,8 +41,8 @@ const npmFiles = new Set(['.npmrc', '.yarnrc', '.yarnrc.yml', 'bunfig.toml', '.b
 const toolRcNames = new Set(['.vimrc', '.gvimrc', '.exrc', '.nvimrc', '.tmux.conf', '.screenrc', '.sqliterc', '.psqlrc', '.gdbinit', '.lldbinit', '.Rprofile', '.irbrc', '.pryrc',
   '.inputrc', '.lessopen', '.wgetrc', '.curlrc', '.mailcap',
   // Red team 10: Mercurial's hooks, nano's speller, mysql's pager, Python's PYTHONSTARTUP file, the editor crontab -e and
-  // sensible-editor start, kubectl's and aws's credential commands (~/.kube/config exec, credential_process).
-  '.hgrc', '.nanorc', '.my.cnf', '.pythonrc', '.pythonrc.py', '.selected_editor', '.pdbrc', '.octaverc', '.guile', '.sbclrc']);
+  // sensible-editor start. (.pdbrc, .octaverc and IPython's startup are loader files, judged by content: loaderFiles.ts.)
+  '.hgrc', '.nanorc', '.my.cnf', '.pythonrc', '.pythonrc.py', '.selected_editor', '.guile', '.sbclrc']);
 const xdgRcFolders = new Set(['nvim', 'vim', 'tmux', 'gdb', 'irb']);
 const systemdParents = new Set(['.config', 'etc', 'lib', 'share', 'run']);
 
@@ -181,13 +181,13 @@ export const startupFileRows: readonly StartupFileRow[] = [
       // The XDG spellings: ~/.config/nvim/init.vim, ~/.config/tmux/tmux.conf.
       if (underHome(segments, home, '.config') && xdgRcFolders.has(segments[(home?.length ?? 0) + 1] ?? '')) return true;
       // Commands other tools run from their config: kubeconfig's exec, aws's credential_process, cargo's wrappers and
-      // runners, IPython's startup scripts, pip's config (its build settings run setup code).
+      // runners, pip's config (its build settings run setup code).
       const rest = home === null ? [] : segments.slice(home.length);
-      return underHome(segments, home) && (/^\.(?:kube\/config|aws\/config|aws\/credentials|cargo\/config(?:\.toml)?|cargo\/env|ipython\/profile_[^/]+\/startup\/[^/]+|config\/pip\/pip\.conf|pip\/pip\.conf)$/.test(rest.join('/')));
+      return underHome(segments, home) && (/^\.(?:kube\/config|aws\/config|aws\/credentials|cargo\/config(?:\.toml)?|cargo\/env|config\/pip\/pip\.conf|pip\/pip\.conf)$/.test(rest.join('/')));
     },
     stops: ['/home/agent/.vimrc', '/home/agent/.tmux.conf', '/home/agent/.sqliterc', '/home/agent/.gdbinit', '/home/agent/.Rprofile', '/home/agent/.irbrc',
       '/home/agent/.config/nvim/init.lua', '/home/agent/.config/tmux/tmux.conf', '/home/agent/.hgrc', '/home/agent/.my.cnf', '/home/agent/.selected_editor',
-      '/home/agent/.kube/config', '/home/agent/.aws/config', '/home/agent/.cargo/config.toml', '/home/agent/.cargo/env', '/home/agent/.ipython/profile_default/startup/00.py',
+      '/home/agent/.kube/config', '/home/agent/.aws/config', '/home/agent/.cargo/config.toml', '/home/agent/.cargo/env',
       '/home/agent/.config/pip/pip.conf'],
     allows: ['/home/agent/project/.vimrc', '/home/agent/project/.Rprofile', '/home/agent/project/docs/tmux.conf', '/home/agent/.config/app/settings.json'],
   },
@@ -205,5 +205,5 @@ export const startupFileSegments: readonly string[] = [
   'usercustomize.py', 'sitecustomize.py', 'site-packages', 'dist-packages', 'python3', ...Array.from({ length: 12 }, (_, i) => `python3.${i + 6}`), '.git', '.gitconfig', 'git', 'gitconfig', '.npmrc', '.yarnrc', '.yarnrc.yml', 'npmrc',
   'bunfig.toml', '.bunfig.toml', '.ssh', 'ssh',
   'systemd', 'environment.d', 'crontab', 'anacrontab', 'cron.d', 'cron.hourly', 'cron.daily', 'cron.weekly', 'cron.monthly', 'spool', 'ld.so.preload', 'ld.so.conf', 'ld.so.conf.d',
-  'environment', '.pam_environment', 'pam_env.conf', 'authorized_keys', 'authorized_keys2', ...toolRcNames, '.config', '.kube', '.aws', '.cargo', '.ipython', '.pip',
+  'environment', '.pam_environment', 'pam_env.conf', 'authorized_keys', 'authorized_keys2', ...toolRcNames, '.config', '.kube', '.aws', '.cargo', '.pip',
 ];
