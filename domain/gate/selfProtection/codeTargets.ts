@@ -55,6 +55,24 @@ const laterArguments = (code: string, at: number, most = 6): string[] => {
 
 const connecting = /\b(?:socket|https?|connect\w*|create_connection|HTTPS?Connection|urlopen|request|requests|httpx|aiohttp|fetch|net\.|http\.get|TCPSocket|IO::Socket|Net::HTTP|fsockopen|stream_socket_client|open_connection|websocket\w*)\b/i;
 
+/** Calls and classes that open a listening socket or a server (Python, Node, Perl, Ruby, PHP, Go, Deno). */
+const listening = /\b(?:bind|listen|createServer|serve_forever|serve|HTTPServer|ThreadingHTTPServer|TCPServer|ThreadingTCPServer|UnixStreamServer|start_server|run_simple|run_app|LocalPort|Listen|ListenAndServe|TCPServer\.new|WEBrick|stream_socket_server|socket_bind|Deno\.listen|Bun\.serve|app\.run|uvicorn\.run|web\.TCPSite)\b/;
+
+/**
+ * Code that opens a server on tollgate's port (`s.bind(('127.0.0.1', 8787))`, `createServer(…).listen(8787)`,
+ * `LocalPort=>8787`, `HTTPServer(('', 0x2253), …)`): a stand-in daemon for the hooks that come once it is gone.
+ * The port as a number, constant arithmetic, or a name assigned one; a port read from elsewhere is not seen.
+ */
+export const codeListensOnPort = (code: string, port: number): boolean => {
+  if (!listening.test(code)) return false;
+  for (const m of code.matchAll(/(?<![\w.'"])((?:0[xXoObB])?[0-9a-fA-F_]+(?:\s*[-+*]\s*(?:0[xXoObB])?[0-9a-fA-F_]+)*)(?![\w.'"])/g)) {
+    if (/^\d|^0[xXoObB]/.test(m[1]!) && constantValue(m[1]!) === port) return true;
+  }
+  const constants = assignedConstants(code);
+  for (const m of code.matchAll(/\b(?:bind|listen|LocalPort|serve|run|port)\b[^\n]{0,60}?\b([A-Za-z_]\w*)\b/g)) if (constants.get(m[1]!) === port) return true;
+  return false;
+};
+
 /** Whether code opens a connection of some kind (a socket, an HTTP client, a stream client). */
 export const connectsSomewhere = (code: string): boolean => connecting.test(code.replace(/(['"])(?:\\.|(?!\1)[^\\\n])*\1/g, '""'));
 
@@ -125,3 +143,25 @@ export const signalsEveryone = (code: string, pid: number | null): boolean => {
  * or a Hermes home is a way in for the next line's write).
  */
 export const changesWholeTrees = /\b(?:rmtree|removedirs|renames?|renameSync|chmod(?:Sync)?|chown(?:Sync)?|lchown|symlink(?:Sync)?|copytree|cpSync|rmSync|rm_rf|rm_r|ln_sf?|make_symlink|symlink_to|os\.replace|shutil\.move|FileUtils\.(?:mv|cp_r|ln_s))\b/;
+
+/**
+ * Folders code unpacks an archive into: `shutil.unpack_archive(a, DIR)` (or `extract_dir=`), `tarfile…extractall(DIR)`
+ * (or `path=`), `ZipFile(a).extractall()`; with no folder given, the working folder ('.'). A folder held in a
+ * variable is not known here, and not returned.
+ */
+export const codeExtractionFolders = (code: string): string[] => {
+  if (!/\b(?:unpack_archive|extractall)\b/.test(code)) return [];
+  const out: string[] = [];
+  for (const m of code.matchAll(/\b(unpack_archive|extractall)\s*\(((?:[^()]|\([^()]*\))*)\)/g)) {
+    const inner = m[2]!;
+    const keyword = new RegExp(`\\b${m[1] === 'unpack_archive' ? 'extract_dir' : 'path'}\\s*=\\s*(['"])([^'"]*)\\1`).exec(inner);
+    if (keyword !== null) { out.push(keyword[2]! === '' ? '.' : keyword[2]!); continue; }
+    const parts = inner.split(',').map((p) => p.trim()).filter((p) => p !== '' && !/^\w+\s*=/.test(p));
+    const position = m[1] === 'unpack_archive' ? 1 : 0;
+    const given = parts[position];
+    if (given === undefined) { out.push('.'); continue; }
+    const literal = /^(['"])(.*)\1$/.exec(given);
+    if (literal !== null) out.push(literal[2]! === '' ? '.' : literal[2]!);
+  }
+  return out;
+};

@@ -782,6 +782,9 @@ export const commandRules: readonly CommandRule[] = [
 /** `export HERMES_SAFE_MODE=1`, `HERMES_HOME=/tmp/h`: a declaration changes what the next Hermes started from this shell does. */
 const unguardingDeclaration = new RegExp(`(?:^|[\\n;&|(){}]|\\b(?:export|declare|typeset|local|readonly)\\s+(?:-[a-zA-Z]+\\s+)*)\\s*${unguardingAssignment}`);
 
+/** A declaration word whose name (before `=`, or the whole word) holds an expansion: `export $n=1`, `declare -x "${p}_MODE"`. */
+const builtExportName = /(?:^|[\s;&|(){}`])(export|declare\s+(?:-[a-zA-Z]+\s+)*-[a-zA-Z]*x[a-zA-Z]*|typeset\s+(?:-[a-zA-Z]+\s+)*-[a-zA-Z]*x[a-zA-Z]*|local\s+(?:-[a-zA-Z]+\s+)*-[a-zA-Z]*x[a-zA-Z]*)(?:\s+(?:-[a-zA-Z]+|[A-Za-z_][A-Za-z0-9_]*(?:\+?=(?:"[^"]*"|'[^']*'|[^\s;&|)]*))?))*\s+((?:[A-Za-z0-9_"']|\\.)*[$`][^\s=;&|)]*)/;
+
 /** Findings about the line as a whole (the analyzer records no command for a bare declaration). */
 export const lineFindings = (source: string): CommandFinding[] => {
   const match = mentionsUnguardingVariable(source) ? unguardingDeclaration.exec(source) : null;
@@ -789,7 +792,8 @@ export const lineFindings = (source: string): CommandFinding[] => {
 };
 
 export const lineRuleExamples = {
-  stops: ['export TOLLGATE_SOCKET=/tmp/fake.sock; hermes chat', 'TOLLGATE_HOME=/tmp/t hermes', 'export HERMES_SAFE_MODE=1', 'HERMES_SA\\\nFE_MODE=1 hermes chat', 'export HERMES_YOLO_MODE=1; hermes chat', 'declare -x HERMES_ACCEPT_HOOKS=1', 'HERMES_HOME=/tmp/fresh', 'cd /tmp && export HERMES_HOME=/tmp/h'],
+  stops: ['export TOLLGATE_SOCKET=/tmp/fake.sock; hermes chat', 'TOLLGATE_HOME=/tmp/t hermes', 'export HERMES_SAFE_MODE=1', 'HERMES_SA\\\nFE_MODE=1 hermes chat', 'export HERMES_YOLO_MODE=1; hermes chat', 'declare -x HERMES_ACCEPT_HOOKS=1', 'HERMES_HOME=/tmp/fresh', 'cd /tmp && export HERMES_HOME=/tmp/h',
+    'CLAUDE_CONFIG_DIR=/tmp/c claude -p go', 'export CLAUDE_CONFIG_DIR=/tmp/c'],
   allows: ['export PATH=$PATH:/opt/bin', 'echo "HERMES_SAFE_MODE=1 disables plugins"', 'echo $TOLLGATE_SOCKET', 'export NODE_ENV=production'],
 };
 
@@ -871,10 +875,13 @@ export const commandFindings = (analysis: ShellAnalysis, scope: LineScope, scrip
   const line = joinLineContinuations(analysis.source);
   const out: BlockFinding[] = [...lineFindings(line), ...(line === analysis.source ? [] : lineFindings(analysis.source))].map((f) => ({ ...f, verdict: 'block' }));
   // However the value got there (`read`, `printf -v`, `set -a`), an exported Hermes switch reaches the next Hermes.
-  for (const name of Object.keys(analysis.exports ?? {})) {
+  for (const name of [...Object.keys(analysis.exports ?? {}), ...(analysis.walked?.exported ?? [])]) {
     if (unguardingVariableSet.has(name) && !out.some((f) => f.id === 'hermes-control'))
       out.push({ id: 'hermes-control', what: `${name} exported for the Hermes started next`, verdict: 'block' });
   }
+  // `export HERMES_YOL${X}O_MODE=1`, `declare -x "$n=1"`: a name made at run time may be any of the switches above.
+  const built = builtExportName.exec(line);
+  if (built !== null) out.push({ id: 'hidden-command', what: `${built[1]} of a variable whose name is made at run time (${built[2]})`, verdict: 'block' });
   // `IFS=,; x=rm,data/ledger.db; $x`: with IFS changed, the words a variable splits into are not the ones read here.
   if (/(?:^|[\s;&|(])IFS=/.test(line) && analysis.commands.some((c) => /^\s*["']?\$/.test(c.text)))
     out.push({ id: 'hidden-command', what: 'a command split out of a variable with IFS changed', verdict: 'block' });

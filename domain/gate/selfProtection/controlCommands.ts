@@ -47,7 +47,7 @@ export const tollgateArguments = (command: SimpleCommand): readonly string[] | n
 };
 
 /** `npx X …`, `npm exec X`, `npm x X`, `pnpm exec|dlx X`, `yarn [dlx|exec] X`, `bunx X`: the package it runs. */
-const packageRunnerTarget = ({ program, args }: SimpleCommand): { name: string; args: readonly string[] } | null => {
+export const packageRunnerTarget = ({ program, args }: SimpleCommand): { name: string; args: readonly string[] } | null => {
   const grammar = { shortWithValue: 'pc', longWithValue: ['package', 'call', 'prefix', 'workspace'] };
   let start: number;
   if (program === 'npx' || program === 'bunx' || program === 'pnpx') start = 0;
@@ -116,6 +116,7 @@ const hermesGrammar = { shortWithValue: 'pzmtrsc', longWithValue: ['profile', 'o
 export const isHermesControl = (command: SimpleCommand): boolean => {
   const args = hermesArguments(command);
   if (args === null) return false;
+  if (resumesSession(args)) return true;
   const at = firstOperandIndex(args, 0, hermesGrammar);
   const sub = args[at];
   // argparse prints the help and exits before any subcommand runs.
@@ -127,6 +128,31 @@ export const isHermesControl = (command: SimpleCommand): boolean => {
   const action = args[firstOperandIndex(args, at + 1)];
   return action === undefined ? !actions.has('') : !actions.has(action);
 };
+
+/**
+ * `--resume S`, `-r S`, `--continue [name]`, `-c`: a Hermes started by the agent that takes up the user's session. While
+ * the user's Hermes runs the daemon refuses the claim; one left waiting in the background (`sleep 60; hermes -c`)
+ * would claim it once the user's Hermes exits. argparse also accepts a long option's unambiguous prefix (`--resu`)
+ * and `-r` or `-c` at the end of a bundle of flags (`-Qc`).
+ */
+const resumesSession = (args: readonly string[]): boolean => {
+  for (const arg of args) {
+    if (arg === '--') return false;
+    if (arg.startsWith('--')) {
+      const name = arg.slice(2).replace(/=.*$/s, '');
+      if (name.length > 0 && ('resume'.startsWith(name) || 'continue'.startsWith(name))) return true;
+    } else if (/^-[A-Za-z]/.test(arg)) {
+      for (const letter of arg.slice(1)) {
+        if (letter === 'r' || letter === 'c') return true;
+        // The rest of the word is that option's value (`-qcheck`: the query "check").
+        if (shortOptionsWithValue.includes(letter) || !/[A-Za-z]/.test(letter)) break;
+      }
+    }
+  }
+  return false;
+};
+/** Hermes' short options that take a value, chat's `-q` (the query) included. */
+const shortOptionsWithValue = `${hermesGrammar.shortWithValue}q`;
 
 const hermesArguments = (command: SimpleCommand): readonly string[] | null => {
   const { program, args } = command;
@@ -200,7 +226,7 @@ const guardedCommandLines = ['node /usr/lib/node_modules/tollgate/bin/tollgate.m
 // `ps -o ppid= -p $$`, `awk '{print $4}' /proc/$$/stat`, `grep PPid /proc/self/status`: the runtime's pid, read another way.
 const guardedWords = /tollgate|hermes|gateway|\bnode\b|[*?\]]\.pid\b|pgrep|pidof|PPID|(?<!--)\bppid\b|PPid|\/proc\/(?:\$\$|self|\$BASHPID)\/stat\b/;
 
-const pkillGrammar = { shortWithValue: 'gGPstuUFn', longWithValue: ['signal', 'pgroup', 'group', 'parent', 'session', 'terminal', 'euid', 'uid', 'pidfile', 'ns', 'nslist'] };
+const pkillGrammar = { shortWithValue: 'gGPstuUF', longWithValue: ['signal', 'pgroup', 'group', 'parent', 'session', 'terminal', 'euid', 'uid', 'pidfile', 'ns', 'nslist'] };
 const killallGrammar = { shortWithValue: 'sunoyZ', longWithValue: ['signal', 'user', 'older-than', 'younger-than', 'context'] };
 const stopVerbs = new Set(['stop', 'kill', 'restart', 'try-restart', 'reload-or-restart', 'try-reload-or-restart', 'disable', 'mask', 'isolate', 'reload', 'freeze', 'clean', 'revert']);
 
@@ -232,7 +258,8 @@ export const killsGuard = (command: SimpleCommand, analysis: ShellAnalysis, pid:
       const targets = args.filter((a, i) => !(a.startsWith('-') && i === 0) && !['-s', '-n'].includes(args[i - 1] ?? '') && !/^-(?:[A-Za-z]+|-)$/.test(a));
       // `kill -9 -1` (and `kill -- -1`): every process the user may signal, the daemon among them.
       // `$(pgrep -f vite)` is judged by its pattern (searchesForGuard), not by the word pgrep.
-      if (targets.some((t) => /^-0*1$/.test(t) || namesPid(t, pid) || (/[$`]/.test(t) && guardedWords.test(t.replace(/\b(?:pgrep|pidof)\b/g, ''))))) return true;
+      // Pid 1 in a container is its entry point, which may be the daemon or Hermes' gateway.
+      if (targets.some((t) => /^-?0*1$/.test(t) || namesPid(t, pid) || (/[$`]/.test(t) && guardedWords.test(t.replace(/\b(?:pgrep|pidof)\b/g, ''))))) return true;
       // `for p in /proc/[0-9]*; do grep -q tollgate …&& kill ${p#/proc/}`: a pid found at run time by a search for the guard.
       if (targets.some((t) => /[$`]/.test(t)) && (searchesForGuard(analysis) || listsEveryProcess(analysis))) return true;
       if (!command.via.some((v) => v.startsWith('xargs'))) return false;
@@ -271,7 +298,8 @@ export const killsGuard = (command: SimpleCommand, analysis: ShellAnalysis, pid:
       const parents = [options.short.get('P'), options.long.get('parent')].filter((v): v is string => typeof v === 'string').flatMap((v) => v.split(','));
       if (parents.some((p) => /^0*1$/.test(p) || /[$`]/.test(p) || namesPid(p, pid))) return true;
       const pattern = options.operands[0];
-      if (pattern === undefined) return false;
+      // `pkill -t pts/0`, `pkill -g 0`, `pkill -s 0`: with no pattern, every process the selection holds.
+      if (pattern === undefined) return ['g', 'G', 's', 't'].some((o) => options.short.has(o)) || ['pgroup', 'group', 'session', 'terminal', 'ns'].some((o) => options.long.has(o));
       const flags = options.short.has('i') || options.long.has('ignore-case') ? 'i' : '';
       return matchesAny(pattern, options.short.has('f') || options.long.has('full') ? [...guardedCommandLines, ...guardedNames] : guardedNames, flags);
     }

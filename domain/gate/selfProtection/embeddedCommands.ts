@@ -368,7 +368,7 @@ const makeInputs = (command: SimpleCommand, line: LineText): Embedded[] => {
 // ---- environment variables that hold a command (or a startup file) for the program or the shells it starts ----
 
 /** Variables whose value is command text, for any program (its children may be the shell, git or a pager). */
-export const commandVariables = /^(?:GIT_(?:PAGER|EDITOR|SEQUENCE_EDITOR|SSH_COMMAND|SSH|ASKPASS|EXTERNAL_DIFF|CONFIG_PARAMETERS|CONFIG_VALUE_\d+|PROXY_COMMAND)|SSH_ASKPASS|(?:MAN|SYSTEMD_|GH_|PSQL_|BAT_|DELTA_)?PAGER|GH_EDITOR|EDITOR|VISUAL|SUDO_EDITOR|FCEDIT|SVN_EDITOR|HGEDITOR|LESSOPEN|LESSCLOSE|LESS|PROMPT_COMMAND|PS[0-4]|BASH_FUNC_.+|RSYNC_RSH|RSYNC_CONNECT_PROG|TAR_OPTIONS|MAKEFLAGS|BROWSER)$/;
+export const commandVariables = /^(?:GIT_(?:PAGER|EDITOR|SEQUENCE_EDITOR|SSH_COMMAND|SSH|ASKPASS|EXTERNAL_DIFF|CONFIG_PARAMETERS|CONFIG_VALUE_\d+|PROXY_COMMAND)|SSH_ASKPASS|(?:MAN|SYSTEMD_|GH_|PSQL_|BAT_|DELTA_)?PAGER|GH_EDITOR|EDITOR|VISUAL|SUDO_EDITOR|FCEDIT|SVN_EDITOR|HGEDITOR|LESSOPEN|LESSCLOSE|LESS|PROMPT_COMMAND|PS[0-4]|BASH_FUNC_.+|RSYNC_RSH|RSYNC_CONNECT_PROG|TAR_OPTIONS|MAKEFLAGS|BROWSER|(?:CARGO_BUILD_)?RUSTC(?:_WORKSPACE)?_WRAPPER|RUSTC|SUDO_ASKPASS|(?:npm|NPM)_(?:config|CONFIG)_(?:script_shell|SCRIPT_SHELL|shell|SHELL)|SHELL|CONFIG_SHELL|CC|CXX|CPP|LD|AR)$/;
 /** Variables naming a file the shell reads first: judged by the file when the line wrote it. */
 const startupFileVariables = /^(?:BASH_ENV|ENV|PYTHONSTARTUP)$/;
 /**

@@ -11,10 +11,25 @@ import type { CommandFinding } from './commandRules.ts';
 import { commandVariables, isGitCommandKey } from './embeddedCommands.ts';
 import { shellTextFindings } from './inlineCode.ts';
 import { unreadFileRun } from './loaderFileTexts.ts';
+import { loopbackPortUnknown, namesLoopbackPort } from './loopbackHosts.ts';
+import { matchAbsolute } from './protectedPaths.ts';
 import type { LineScope } from './shellScope.ts';
 
 /** Command variables whose value is a command line (not options or a prompt): its program may be a file. */
-const commandLineVariables = /^(?:GIT_(?:PAGER|EDITOR|SEQUENCE_EDITOR|SSH_COMMAND|SSH|ASKPASS|EXTERNAL_DIFF|PROXY_COMMAND)|SSH_ASKPASS|(?:MAN|SYSTEMD_|GH_|PSQL_|BAT_|DELTA_)?PAGER|GH_EDITOR|EDITOR|VISUAL|SUDO_EDITOR|FCEDIT|SVN_EDITOR|HGEDITOR|LESSOPEN|LESSCLOSE|PROMPT_COMMAND|RSYNC_RSH|RSYNC_CONNECT_PROG|BROWSER)$/;
+const commandLineVariables = /^(?:GIT_(?:PAGER|EDITOR|SEQUENCE_EDITOR|SSH_COMMAND|SSH|ASKPASS|EXTERNAL_DIFF|PROXY_COMMAND)|SSH_ASKPASS|(?:MAN|SYSTEMD_|GH_|PSQL_|BAT_|DELTA_)?PAGER|GH_EDITOR|EDITOR|VISUAL|SUDO_EDITOR|FCEDIT|SVN_EDITOR|HGEDITOR|LESSOPEN|LESSCLOSE|PROMPT_COMMAND|RSYNC_RSH|RSYNC_CONNECT_PROG|BROWSER|(?:CARGO_BUILD_)?RUSTC(?:_WORKSPACE)?_WRAPPER|RUSTC|SUDO_ASKPASS|(?:npm|NPM)_(?:config|CONFIG)_(?:script_shell|SCRIPT_SHELL|shell|SHELL)|SHELL|CONFIG_SHELL|CC|CXX|CPP|LD|AR)$/;
+
+/** make reads every makefile MAKEFILES names before the project's own (space-separated): rules the floor never read. */
+const makefileListVariable = 'MAKEFILES';
+
+/** Python calls PYTHONBREAKPOINT's module.function at each breakpoint(): importing a module the floor never read, unless a debugger's. */
+const ownBreakpointHooks = /^(?:|0|pdb\.set_trace|ipdb\.set_trace|pudb\.set_trace|IPython\.embed|IPython\.core\.debugger\.set_trace|web_pdb\.set_trace|debugpy\.breakpoint|builtins\.breakpoint)$/;
+
+/**
+ * Variables naming where later clients send their requests: an HTTP proxy on tollgate's port, or a Docker host on
+ * its port or socket, turns every later request into one to tollgate.
+ */
+const endpointVariables = /^(?:https?_proxy|HTTPS?_PROXY|all_proxy|ALL_PROXY|ftp_proxy|FTP_PROXY|DOCKER_HOST|CONTAINER_HOST|PODMAN_HOST|BUILDKIT_HOST)$/;
+
 
 /**
  * Variables naming where a program finds its startup files or helper programs, each with the places that add
@@ -71,6 +86,15 @@ const exportedFinding = (name: string, given: string | null, analysis: ShellAnal
     if (value === null) return hidden(`exported ${name}: startup files read from a place the floor cannot name`);
     return ownLocation(name, value, scope.index.facts.home) ? null : hidden(`exported ${name}=${value}: later programs load their startup files from there, unguarded`);
   }
+  if (name === makefileListVariable) {
+    if (value === null) return hidden(`exported ${name}: makefiles read from a place the floor cannot name`);
+    return value.trim() === '' ? null : hidden(`exported ${name}=${value}: every later make reads those rules first, unread`);
+  }
+  if (name === 'PYTHONBREAKPOINT') {
+    if (value === null) return hidden(`exported ${name}: a hook module the floor cannot name`);
+    return ownBreakpointHooks.test(value.trim()) ? null : hidden(`exported ${name}=${value}: every breakpoint() imports and runs it`);
+  }
+  if (endpointVariables.test(name)) return endpointFinding(name, value, scope);
   if (startupCodeVariables.test(name)) {
     if (value === null || value === '') return value === null ? hidden(`exported ${name}: start-up code the floor cannot read`) : null;
     const context = scope.contexts[0] ?? { home: scope.index.facts.home, hermesHome: scope.index.facts.hermesHome, cwd: null, base: null };
@@ -92,6 +116,21 @@ const exportedFinding = (name: string, given: string | null, analysis: ShellAnal
   for (const command of commands) {
     const file = unreadFileRun(command);
     if (file !== null) return hidden(`exported ${name}: runs ${file}, a file the floor cannot read, in later programs`);
+  }
+  return null;
+};
+
+/** A proxy or container host on tollgate's loopback port or socket; one the line lost may be either. */
+const endpointFinding = (name: string, value: string | null, scope: LineScope): CommandFinding | null => {
+  const { httpPort, paths } = scope.index.facts;
+  if (value === null) return httpPort === null && !paths.some((p) => p.kind === 'socket') ? null : hidden(`exported ${name}: an endpoint the floor cannot name`);
+  const reach = (what: string): CommandFinding => ({ id: 'socket-client', what: `exported ${name}=${value}: ${what}` });
+  if (httpPort !== null && (namesLoopbackPort(value, httpPort) || loopbackPortUnknown(value, httpPort))) return reach(`later requests go to tollgate's port ${httpPort}`);
+  const socket = /^(?:unix|npipe):\/\/(.+)$/.exec(value.trim())?.[1];
+  if (socket !== undefined) {
+    const hit = matchAbsolute(socket.replace(/\/+$/, ''), scope.index);
+    if (hit !== null && (hit.kind === 'socket' || hit.kind === 'socket-dir' || hit.kind === 'data')) return reach(`later requests go to tollgate's socket`);
+    if (/[$`]/.test(socket)) return hidden(`exported ${name}=${value}: a socket the floor cannot name`);
   }
   return null;
 };

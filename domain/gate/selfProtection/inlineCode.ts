@@ -8,7 +8,7 @@ import { unreadScriptRun } from './laterScripts.ts';
 import { mentionsUnguardingVariable, unguardingAssignment, unguardingCodeAssignment } from './unguardingVariables.ts';
 import { containsProtected, resolvePath, type PathContext, type PathHit, type ProtectionIndex } from './protectedPaths.ts';
 import { killWordsReachGuard, tollgateReadOnlySubcommands } from './controlCommands.ts';
-import { changesWholeTrees, codeReachesLoopbackPort, connectsSomewhere, literalPortUnknown, signalsEveryone } from './codeTargets.ts';
+import { changesWholeTrees, codeExtractionFolders, codeListensOnPort, codeReachesLoopbackPort, connectsSomewhere, literalPortUnknown, signalsEveryone } from './codeTargets.ts';
 import { namesLoopbackPort } from './loopbackHosts.ts';
 import { foldLiterals, isPlainRead, pythonStringLiterals, withoutPrintedLiterals } from './pythonCode.ts';
 import { hitInText, hitOf } from './shellScope.ts';
@@ -33,6 +33,11 @@ export interface CodeFinding {
 const killCall = /\b(?:p?kill|killall|killpg|pthread_kill|terminate|send_signal|SIGKILL|SIGTERM|SIGSTOP)\b/;
 /** What names the guard's processes: their names, a search for them, or the runtime itself (the parent). */
 const guardedProcessWords = /tollgate|hermes|gateway|pgrep|pidof|getppid|\bppid\b|PPID|[*?\]]\.pid\b/i;
+/**
+ * A walk over the machine's processes (psutil's, /proc's, ps's output): a signal sent from one goes to pids found at
+ * run time by names the floor cannot weigh ('node' and 'serve' are the daemon's too), as `kill $(pgrep …)` does.
+ */
+const processWalk = /\b(?:process_iter|psutil\.pids|pids\s*\(\s*\))|['"`]\/proc\/?['"`]|\/proc\/(?:\*|\[|\$\{|['"`]\s*\+|\{)|\bps\b['"]?\s*,?\s*['"]?(?:-[A-Za-z]*e|aux|ax|-A)\b|\bps\s+(?:-[A-Za-z]*e|aux|ax|-A)\b/;
 /** Decoding and then running (or writing) what was decoded: text the floor cannot read. */
 const decoding = /\b(?:b64decode|b32decode|b85decode|a85decode|decodebytes|decodestring|unhexlify|fromhex|codecs\.decode|rot_?13|zlib|bz2|lzma|decompress|marshal\.loads|pickle\.loads|atob|unpack|from_base64)\b|Buffer\.from\([^)]*['"](?:base64|hex)['"]/;
 const running = /\b(?:exec|eval|system|popen|subprocess|spawn\w*|execSync|execFileSync|execv\w*|child_process|compile|run_path|run_module|Function|__import__)\b|`/;
@@ -141,10 +146,17 @@ const codeFindings = (code: string, index: ProtectionIndex, context: PathContext
   const { pid, httpPort } = index.facts;
   const folded = foldLiterals(code);
   if (killCall.test(folded) && (pidIn(folded, pid) || guardedProcessWords.test(folded))) findings.push({ id: 'kill-guard', what: 'a signal to the daemon or Hermes' });
+  else if ((killCall.test(folded) || /\.kill\s*\(/.test(folded)) && processWalk.test(folded)) findings.push({ id: 'kill-guard', what: 'a signal to processes found by walking the process list, the daemon perhaps among them' });
   else if (signalsEveryone(folded, pid)) findings.push({ id: 'kill-guard', what: 'a signal to every process of the user, the daemon among them' });
   const typed = codeTypesIntoTerminal(folded);
   if (typed !== null) findings.push({ id: 'answers-own-prompt', what: typed });
   if (writesLoadedModule.test(folded)) findings.push({ id: 'write-protected-path', what: "a loaded module's own file (its __file__), which every later Python start imports, Hermes' too" });
+  // An archive unpacked into a folder that holds protected files (the working folder when none is given).
+  for (const folder of codeExtractionFolders(folded)) {
+    const absolute = resolvePath(folder, context)?.absolute;
+    const inside = absolute == null ? null : containsProtected(absolute, index);
+    if (inside !== null) { findings.push({ id: 'write-protected-path', what: `an archive unpacked into ${folder}, over ${inside.what}` }); break; }
+  }
   const stopped = codeStopsDaemon(folded);
   if (stopped !== null) findings.push(stopped);
   const reached = codeReachesProcess(folded, pid);
@@ -157,6 +169,7 @@ const codeFindings = (code: string, index: ProtectionIndex, context: PathContext
   if (posted !== null) findings.push({ id: 'answers-own-prompt', what: posted });
   if (httpPort !== null && (literals.some((l) => namesLoopbackPort(l, httpPort)) || codeReachesLoopbackPort(folded, httpPort) || literalPortUnknown(literals, folded, httpPort)))
     findings.push({ id: 'socket-client', what: `127.0.0.1:${httpPort}` });
+  else if (httpPort !== null && codeListensOnPort(folded, httpPort)) findings.push({ id: 'socket-client', what: `a server on tollgate's port ${httpPort}` });
   // `http+unix://data%2Ftollgate.sock/…` and a glob for the socket (`glob('data/*.sock')`).
   for (const text of literals) {
     // `stream_socket_client('unix://data/tollgate.sock')`: a socket address in the guard's folders is its socket, whatever the folder's kind.

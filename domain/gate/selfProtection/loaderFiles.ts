@@ -53,14 +53,15 @@ export const loaderFileRows: readonly LoaderFileRow[] = [
         if (segments.length === 2) return shellEtcFiles.has(name);
         if (segments.length === 3) return segments[1] === 'profile.d' || segments[1] === 'bash_completion.d' || segments[1] === 'zsh' || (segments[1] === 'X11' && name === 'Xsession');
       }
-      if (name === 'config.fish' || (name.endsWith('.fish') && (segments[segments.length - 2] === 'conf.d' || segments[segments.length - 2] === 'functions') && segments.includes('fish'))) return true;
+      // fish reads config.fish from its own folders (~/.config/fish, /etc/fish), not from any folder of that name.
+      if ((name === 'config.fish' && segments[segments.length - 2] === 'fish') || (name.endsWith('.fish') && (segments[segments.length - 2] === 'conf.d' || segments[segments.length - 2] === 'functions') && segments.includes('fish'))) return true;
       // bash-completion sources every file of these folders when a command's completion is first asked for.
       return fileIn(inHome, '.local', 'share', 'bash-completion', 'completions') || fileIn(inHome, '.bash_completion.d')
         || systemFileIn(segments, 'usr', 'share', 'bash-completion', 'completions');
     },
     stops: ['/home/agent/.bashrc', '/home/agent/.zshenv', '/home/agent/.bash_completion', '/home/agent/.local/share/bash-completion/completions/git', '/home/agent/.xprofile',
       '/home/agent/.xinitrc', '/home/agent/.xsessionrc', '/home/agent/.config/fish/conf.d/x.fish', '/etc/profile.d/x.sh', '/etc/bash_completion.d/x'],
-    allows: ['/home/agent/project/.bashrc.md', '/home/agent/project/profile', '/home/agent/.local/share/notes.txt'],
+    allows: ['/home/agent/project/.bashrc.md', '/home/agent/project/profile', '/home/agent/.local/share/notes.txt', '/srv/app/build/config.fish'],
   },
   {
     name: 'direnv',
@@ -168,6 +169,8 @@ export const loaderFileRow = (path: string, home: string | null, cwd: string | n
   // `for f in ~/.ba*rc; do … >> "$f"`: a pattern in the last name may be any known file it matches.
   if (/[*?[]/.test(name)) {
     for (const known of lastNames) {
+      // Bash's `*` and `?` skip dot names unless the pattern starts with a dot (dotglob: persistenceCommands.ts).
+      if (known.startsWith('.') && !name.startsWith('.')) continue;
       if (!globSegmentMatches(name, known, false)) continue;
       const row = loaderFileRow([...segments.slice(0, -1), known].join('/').replace(/^(?!~|\$)/, full.startsWith('/') ? '/' : ''), home, null);
       if (row !== null) return row;

@@ -193,6 +193,9 @@ const writtenBefore = (analysis: ShellAnalysis, command: SimpleCommand): Set<str
  */
 const placementFindings = (command: SimpleCommand, scope: LineScope, scripts: RunScripts): CommandFinding[] => {
   if (!placingCommands.has(command.program) && command.redirects.length === 0) return [];
+  // With dotglob (or GLOBIGNORE) set, `cp /tmp/x/* ~/` lands dot files too (.bashrc), which the name rows assume it does not.
+  if (/\bdotglob\b|\bGLOBIGNORE=/.test(scope.analysis.source) && command.args.some((a) => /[*?[]/.test(a)))
+    return [{ id: 'hidden-command', what: `${command.program} of a glob with dot files matched (dotglob): startup files it may land are unread` }];
   const context = contextOf(scope, command);
   const found = placements(command, scope.analysis, context.home, context.cwd);
   if (found.length === 0) return [];

@@ -4,6 +4,7 @@
  * listener is matched: a client (`nc 127.0.0.1 8787`) is the socket-client rows' concern.
  */
 import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
+import { constantValue, withArithmeticFolded } from './constantArithmetic.ts';
 
 interface ListenerRow {
   readonly programs: ReadonlySet<string>;
@@ -15,19 +16,79 @@ interface ListenerRow {
 const hasFlag = (args: readonly string[], letter: string, long?: string): boolean =>
   args.some((a) => (/^-[a-zA-Z]+$/.test(a) && a.includes(letter)) || (long !== undefined && (a === `--${long}` || a.startsWith(`--${long}=`))));
 
+/** The value of `-x V`, `-xV`, `--long V` or `--long=V` wherever it appears (every occurrence). */
+const optionValues = (args: readonly string[], short: string | null, long: readonly string[]): string[] => {
+  const out: string[] = [];
+  args.forEach((a, i) => {
+    const next = args[i + 1];
+    if (short !== null && a === `-${short}` && next !== undefined) out.push(next);
+    else if (short !== null && a.startsWith(`-${short}`) && !a.startsWith('--') && a.length > 2) out.push(a.slice(2));
+    for (const name of long) {
+      if (a === `--${name}` && next !== undefined) out.push(next);
+      else if (a.startsWith(`--${name}=`)) out.push(a.slice(name.length + 3));
+    }
+  });
+  return out;
+};
+
+/** A port number as programs read it: decimal, or 0x/0o written (`0x2253`), or constant `$((…))` arithmetic. */
+const portNumber = (text: string): number | null => {
+  const folded = withArithmeticFolded(text);
+  if (/^\d{1,5}$/.test(folded)) return Number(folded);
+  return /^0[xXoO][0-9a-fA-F]+$/.test(folded) ? constantValue(folded, 'code') : null;
+};
+
+/** `[bind:]PORT:host:hostport` (ssh -L, docker -p `[ip:]HOST:CONTAINER`): the port opened here, which comes first unless a bind address does. */
+const forwardSpecListens = (spec: string, port: number, fields: number): boolean => {
+  const parts = withArithmeticFolded(spec).replace(/\/(?:tcp|udp|sctp)$/, '').split(':');
+  const local = parts.length > fields ? parts[parts.length - fields] : parts[0];
+  return local !== undefined && portNumber(local) === port;
+};
+
 export const listenerRows: readonly ListenerRow[] = [
   { programs: new Set(['nc', 'ncat', 'netcat', 'nc.openbsd', 'nc.traditional']), listens: (a) => hasFlag(a, 'l', 'listen'), why: 'netcat with -l listens' },
-  { programs: new Set(['socat']), listens: (a) => a.some((w) => /^(?:tcp[46]?|ssl|openssl|udp[46]?)-listen:/i.test(w)), why: 'socat TCP-LISTEN:PORT' },
+  // socat's listening addresses, abbreviations included (TCP-L, TCP4-LISTEN, SSL-L, UDP-RECVFROM).
+  { programs: new Set(['socat']), listens: (a) => a.some((w) => /^(?:tcp[46]?|ssl|openssl|udp[46]?|sctp[46]?|dccp[46]?|udplite[46]?)-(?:l|listen|recvfrom|recv):/i.test(w)), why: 'socat TCP-LISTEN:PORT' },
   { programs: new Set(['php']), listens: (a) => a.includes('-S'), why: 'php -S HOST:PORT serves' },
-  { programs: new Set(['http-server', 'serve', 'live-server', 'httpd', 'caddy', 'miniserve', 'simplehttpserver', 'webfsd', 'darkhttpd']), listens: () => true, why: 'a static file server' },
+  { programs: new Set(['http-server', 'serve', 'live-server', 'httpd', 'caddy', 'miniserve', 'simplehttpserver', 'webfsd', 'darkhttpd', 'twistd', 'json-server', 'daphne', 'hypercorn', 'tinyproxy', 'mitmproxy', 'mitmdump']), listens: () => true, why: 'a server' },
   { programs: new Set(['ruby']), listens: (a) => a.some((w) => /httpd|WEBrick/.test(w)), why: 'ruby -run -e httpd' },
-  { programs: new Set(['python', 'python3']), listens: (a) => a.some((w) => /^(?:http\.server|SimpleHTTPServer|uvicorn|flask|aiohttp\.web)$/.test(w)), why: 'python -m http.server PORT' },
+  { programs: new Set(['python', 'python3']), listens: (a) => a.some((w) => /^(?:http\.server|SimpleHTTPServer|uvicorn|flask|aiohttp\.web|twisted|smtpd|pyftpdlib|websockets)$/.test(w)), why: 'python -m http.server PORT' },
   { programs: new Set(['uvicorn', 'gunicorn', 'flask', 'hypercorn', 'waitress-serve']), listens: () => true, why: 'a Python web server' },
+  { programs: new Set(['openssl']), listens: (a) => a[0] === 's_server', why: 'openssl s_server -accept PORT' },
+  { programs: new Set(['websocat']), listens: (a) => hasFlag(a, 's', 'server-mode') || a.some((w) => /^(?:ws|tcp|unix)-l(?:isten)?:/i.test(w)), why: 'websocat as a server' },
+  { programs: new Set(['iperf', 'iperf3']), listens: (a) => hasFlag(a, 's', 'server'), why: 'iperf as a server' },
 ];
 
 /** Words that give the port: a bare number, `-p N`, `--port=N`, `:N`, `HOST:N`, `TCP-LISTEN:N,fork`. */
 const namesPort = (args: readonly string[], port: number): string | undefined =>
-  args.find((w) => [...w.matchAll(/(?:^|[:=,])(\d{1,5})(?=$|[,/])|^-p(\d{1,5})$/g)].some((m) => Number(m[1] ?? m[2]) === port));
+  args.find((w) => [...withArithmeticFolded(w).matchAll(/(?:^|[:=,])(\d{1,5}|0[xX][0-9a-fA-F]+)(?=$|[,/])|^-p(\d{1,5})$/g)].some((m) => portNumber(m[1] ?? m[2]!) === port));
+
+/**
+ * Programs that open a local port for a forward: `ssh -L [bind:]PORT:host:port`, `ssh -D PORT`, `docker run -p
+ * [ip:]PORT:inner`, `kubectl port-forward pod PORT[:inner]`. The listener is on this machine either way.
+ */
+const forwardListens = ({ program, args }: SimpleCommand, port: number): string | null => {
+  if (program === 'ssh' || program === 'autossh') {
+    if (optionValues(args, 'L', []).some((spec) => forwardSpecListens(spec, port, 3))) return 'ssh -L forwards from it';
+    if (optionValues(args, 'D', []).some((spec) => forwardSpecListens(spec, port, 1))) return 'ssh -D serves a proxy on it';
+    return null;
+  }
+  if (/^(?:docker|podman|nerdctl)$/.test(program) && args.some((a) => a === 'run' || a === 'create')) {
+    return optionValues(args, 'p', ['publish']).some((spec) => spec.includes(':') && forwardSpecListens(spec, port, 2)) ? `${program} publishes it` : null;
+  }
+  if ((program === 'kubectl' || program === 'oc') && args.includes('port-forward')) {
+    return args.slice(args.indexOf('port-forward') + 1).some((w) => !w.startsWith('-') && /^[\d$:x]/.test(w) && forwardSpecListens(w, port, 2)) ? `${program} port-forward listens on it` : null;
+  }
+  return null;
+};
+
+/** Clients whose `--port` is where they connect to: not a listener (their reach to tollgate is the socket-client rows'). */
+const clientPrograms: ReadonlySet<string> = new Set(['curl', 'wget', 'ssh', 'scp', 'sftp', 'psql', 'mysql', 'mariadb', 'redis-cli', 'mongo', 'mongosh', 'telnet', 'http', 'https', 'xh', 'grpcurl', 'nmap', 'rsync', 'git', 'ftp', 'lftp', 'ab', 'wrk', 'hey']);
+/** Long options servers of every kind take their listening port or address by. */
+const listeningOptions = ['port', 'listen', 'bind', 'http-port', 'server-port', 'address', 'addr', 'host-port', 'web.listen-address', 'listen-address', 'server.port'];
+
+const openSslPorts = (args: readonly string[]): string[] =>
+  args.flatMap((a, i) => ((a === '-accept' || a === '-port') && args[i + 1] !== undefined ? [args[i + 1]!] : []));
 
 const packageRunners: ReadonlySet<string> = new Set(['npx', 'pnpx', 'bunx']);
 
@@ -38,15 +99,30 @@ export const listensOnGuardPort = (command: SimpleCommand, port: number | null):
   const launched = packageRunners.has(command.program) ? command.args.findIndex((a) => !a.startsWith('-')) : -1;
   const program = launched >= 0 ? command.args[launched]! : command.program;
   const args = launched >= 0 ? command.args.slice(launched + 1) : command.args;
+  const forward = forwardListens({ ...command, program, args }, port);
+  if (forward !== null) return `${program} on tollgate's port ${port} (${forward})`;
   const row = listenerRows.find((r) => r.programs.has(program));
-  if (row === undefined || !row.listens(args)) return null;
-  const word = namesPort(args, port);
-  return word === undefined ? null : `${program} listening on tollgate's port ${port} (${row.why})`;
+  if (row !== undefined && row.listens(args)) {
+    // openssl takes its options with one dash (`-accept 8787`, `-port 8787`).
+    const named = program === 'openssl' ? openSslPorts(args).some((v) => forwardSpecListens(v, port, 1)) : namesPort(args, port) !== undefined;
+    if (named) return `${program} listening on tollgate's port ${port} (${row.why})`;
+  }
+  // Any server given the port by its option (`vite --port 8787`, `jupyter lab --port=8787`, `--listen 127.0.0.1:8787`).
+  if (clientPrograms.has(program)) return null;
+  const given = optionValues(args, null, listeningOptions).find((v) => forwardSpecListens(v, port, 1));
+  return given === undefined ? null : `${program} told to listen on tollgate's port ${port}`;
 };
 
 export const portListenerExamples = {
   stops: ['nc -l 8787', 'nc -lk 127.0.0.1 8787', 'ncat -l 8787', 'netcat -l -p 8787', 'busybox nc -l -p 8787', 'socat TCP-LISTEN:8787,fork -',
     'php -S 127.0.0.1:8787', 'npx http-server -p 8787', 'ruby -run -e httpd . -p 8787', 'python3 -m http.server 8787', 'uvicorn app:app --port 8787',
-    'nc -l -p8787', 'caddy file-server --listen :8787'],
-  allows: ['nc -l 9000', 'nc 127.0.0.1 9000', 'python3 -m http.server 9000', 'php -S localhost:8000', 'socat TCP-LISTEN:9000,fork TCP:db:5432', 'npx http-server -p 8080'],
+    'nc -l -p8787', 'caddy file-server --listen :8787',
+    // Red team 10: abbreviations, other spellings of the number, forwards and servers given the port by option.
+    "socat tcp-l:8787,fork,reuseaddr exec:'echo allow'", 'socat TCP4-L:8787 -', 'nc -l $((8000+787))', 'nc -l 0x2253', 'openssl s_server -accept 8787 -nocert',
+    'openssl s_server -port 8787', 'websocat -s 8787', 'websocat ws-l:127.0.0.1:8787 -', 'ssh -N -L 8787:localhost:22 host', 'ssh -L127.0.0.1:8787:db:5432 host', 'ssh -D 8787 host',
+    'docker run -p 8787:80 nginx', 'docker run --publish=127.0.0.1:8787:80 nginx', 'podman run -p 8787:80/tcp x', 'kubectl port-forward pod/x 8787:80', 'kubectl port-forward svc/x 8787',
+    'iperf3 -s -p 8787', 'twistd web --port tcp:8787', 'vite --port 8787', 'jupyter lab --port=8787', 'npx json-server db.json --port 8787'],
+  allows: ['nc -l 9000', 'nc 127.0.0.1 9000', 'python3 -m http.server 9000', 'php -S localhost:8000', 'socat TCP-LISTEN:9000,fork TCP:db:5432', 'npx http-server -p 8080',
+    'ssh -R 8787:localhost:80 host', 'ssh -L 5432:localhost:8787 host', 'docker run -p 8080:8787 app', 'kubectl port-forward pod/x 9000:8787', 'vite --port 5173',
+    'curl --port 8787 x', 'ssh -p 8787 remote.example.com', 'openssl s_client -connect example.com:443', 'iperf3 -c host -p 8787'],
 };

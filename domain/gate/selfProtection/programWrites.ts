@@ -179,7 +179,8 @@ const paxShape: Shape = (command, words) => {
   const options = parseOptions(command.args, { shortWithValue: 'fsobxBDEGTUp' });
   const extracts = options.short.has('r');
   if (!extracts) return { ...reading(words), treeReads: options.operands, readOnly: false };
-  const into = options.short.has('w') ? options.operands[options.operands.length - 1] ?? '.' : '.';
+  // `-s ',^,/root/.hermes/,'` rewrites each member's name: with it the files may land anywhere.
+  const into = options.short.has('s') ? '/' : options.short.has('w') ? options.operands[options.operands.length - 1] ?? '.' : '.';
   return { ...writing(words), fills: [into], treeReads: options.short.has('w') ? options.operands.slice(0, -1) : [] };
 };
 

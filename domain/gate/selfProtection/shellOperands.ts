@@ -14,6 +14,7 @@ import { loopbackRemotePath, programWrites } from './programWrites.ts';
 import { gitRewrittenFolders, withListedNames } from './folderRewriters.ts';
 import { secretFileNames, type WalkFilter } from './secretWalks.ts';
 import { rsyncFilter, searcherOperands } from './treeReaders.ts';
+import { extractionFolder } from './archiveExtractors.ts';
 
 export interface Operands {
   /** Words the command may write, create, delete or change the mode of. */
@@ -156,7 +157,10 @@ const programOperands = (command: SimpleCommand): Operands => {
     case 'unzip': {
       const options = parseOptions(args, { shortWithValue: 'dx' });
       const into = options.short.get('d');
-      return { ...none, reads: words, readOnly: false, fills: [typeof into === 'string' ? into : '.'] };
+      const folder = typeof into === 'string' ? into : '.';
+      // `unzip -o a.zip AGENTS.md`: the members named are written into the folder, a protected rules file among them.
+      const members = options.operands.slice(1).map((m) => (folder === '.' ? m : `${folder.replace(/\/+$/, '')}/${m}`));
+      return { ...none, reads: words, writes: members, readOnly: false, fills: [folder] };
     }
     case 'cpio': {
       const options = parseOptions(args, { shortWithValue: 'DEFHIMOR', longWithValue: ['directory', 'file', 'format'] });
@@ -176,11 +180,17 @@ const programOperands = (command: SimpleCommand): Operands => {
       return { ...writeAll(words), fills: [typeof into === 'string' ? into : '.'] };
     }
     // `jar cf x.jar .`, `mksquashfs . x.sqsh`, `restic backup .`, `borg create r::a .`, `rclone copy . r:`: folders packed or sent whole.
-    case 'jar': case 'mksquashfs': case 'mkisofs': case 'genisoimage': case 'restic': case 'borg': case 'rclone': case 'duplicity':
+    case 'jar': case '7z': case '7za': case '7zr': case '7zz': {
+      const into = extractionFolder(program, args);
+      if (into !== null) return { ...writeAll(words), fills: [into] };
+      // 7-Zip's other commands (`a`, `u`) pack the folders after the archive, recursively.
+      return { ...writeAll(words), treeReads: program !== 'jar' ? parseOptions(args).operands.slice(2) : packsFolders(program, args) ? words : [] };
+    }
+    case 'mksquashfs': case 'mkisofs': case 'genisoimage': case 'restic': case 'borg': case 'rclone': case 'duplicity':
       return { ...writeAll(words), treeReads: packsFolders(program, args) ? words : [] };
-    case 'zip': case '7z': case '7za': case '7zr': case '7zz': {
-      const recursive = args.some((a) => /^-[a-zA-Z]*r/.test(a) || a === '--recurse-paths') || program !== 'zip';
-      return { ...writeAll(words), treeReads: recursive ? parseOptions(args).operands.slice(program === 'zip' ? 1 : 2) : [] };
+    case 'zip': {
+      const recursive = args.some((a) => /^-[a-zA-Z]*r/.test(a) || a === '--recurse-paths');
+      return { ...writeAll(words), treeReads: recursive ? parseOptions(args).operands.slice(1) : [] };
     }
     // `uniq IN OUT`: the second operand is written.
     case 'uniq': {
@@ -204,6 +214,9 @@ const programOperands = (command: SimpleCommand): Operands => {
       return { ...writeAll(words), treeReads: treeReads ?? [], ...(treeWalk === undefined ? {} : { treeWalk }) };
     }
     default: {
+      // 7z x, dpkg -x, ar x, unrar, jar x, unsquashfs…: the folder they unpack into is written whole.
+      const into = extractionFolder(program, args);
+      if (into !== null) return { ...writeAll(words), fills: [into] };
       const known = programWrites(command, words);
       if (known !== null) return known;
       break;

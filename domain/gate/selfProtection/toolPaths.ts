@@ -7,13 +7,14 @@
  * exampleFacts.ts. A tool in no row and not known to name nothing (an MCP tool, a plugin's) fails closed: any
  * argument naming a protected path counts as a write of it.
  */
-import { inlineCodeFindings } from './inlineCode.ts';
+import { inlineCodeFindings, shellTextFindings } from './inlineCode.ts';
 import { namesLoopbackPort } from './loopbackHosts.ts';
 import { containsProtected, resolvePath, type PathContext, type PathHit, type ProtectionIndex } from './protectedPaths.ts';
 import { mediaPaths } from './mediaTags.ts';
 import { hitInText, hitOf } from './shellScope.ts';
 import { shellArgumentOf } from '../../tools/shellTools.ts';
 import { typedInputFindings } from './typedInput.ts';
+import { addressReadings, commandReadings, mayRunArguments, pathReadings, signalReadings } from './unknownToolArguments.ts';
 import type { SelfProtectionId } from './shellRules.ts';
 
 export interface ToolPathFinding {
@@ -333,14 +334,47 @@ const unknownToolFindings = (tool: string, args: Args, index: ProtectionIndex, c
     const reach = portOrSocketIn(text, index);
     if (reach !== null) findings.push(reach);
   }
-  for (const word of singleWords(args)) {
-    const path = fileUrlPath(word) ?? (hasScheme(word) ? null : word);
+  for (const word of [...singleWords(args), ...pathReadings(args)]) {
+    const path = fileUrlPath(word) ?? (hasScheme(word) ? unixAddressPath(word) : word);
     const hit = path === null ? null : hitOf(path, context, index);
     if (hit !== null) findings.push(namedFinding(hit, `${hit.what}, named by ${tool}, which the floor does not know (it may write it)`));
     const reach = portOrSocketIn(word, index);
     if (reach !== null) findings.push(reach);
   }
+  for (const address of addressReadings(args)) {
+    const reach = portOrSocketIn(address, index);
+    if (reach !== null) { findings.push(reach); break; }
+  }
+  // Text that reads as code (`{"snippet": "open('/root/.hermes/.env','a')…"}`): judged as a code cell's.
+  const runs = mayRunArguments(tool, args);
+  if (runs && !findings.some((f) => f.verdict === 'block')) {
+    for (const text of strings(args).filter((s) => /[(\n]/.test(s)).slice(0, 16)) {
+      const found = inlineCodeFindings(text, index, context).find((f) => unknownCodeIds.has(f.id));
+      if (found !== undefined) { findings.push({ id: found.id as SelfProtectionId, verdict: 'block', what: `${found.what}, in code given to ${tool}, which the floor does not know (it may run it)` }); break; }
+    }
+  }
+  // The arguments as a server may run them: a command, an argv, a program and its flags, a process to signal.
+  if (runs && !findings.some((f) => f.verdict === 'block')) {
+    for (const line of [...commandReadings(args), ...signalReadings(tool, args)]) {
+      const found = shellTextFindings(line, index, context).find((f) => unknownToolIds.has(f.id));
+      if (found !== undefined) { findings.push({ id: found.id as SelfProtectionId, verdict: 'block', what: `${found.what}, in the arguments of ${tool}, which the floor does not know (it may run them)` }); break; }
+    }
+  }
   return findings;
+};
+
+const unknownCodeIds: ReadonlySet<string> = new Set(['write-protected-path', 'read-secret', 'socket-client', 'kill-guard', 'tollgate-control-command', 'hermes-control', 'answers-own-prompt', 'reaches-guard-process']);
+
+/** What a command reading of an unknown tool's arguments may be blocked for (its paths are judged above). */
+const unknownToolIds: ReadonlySet<string> = new Set(['tollgate-control-command', 'hermes-control', 'kill-guard', 'answers-own-prompt', 'reaches-guard-process', 'socket-client']);
+
+/** `unix:.tollgate/tollgate.sock`, `unix:///run/t.sock`, `http+unix://%2Fdata%2Ft.sock/x`: the socket's path. */
+const unixAddressPath = (word: string): string | null => {
+  const match = /^(?:unix|http\+unix|https\+unix|ws\+unix):(?:\/\/)?([^?#]+)/i.exec(word);
+  if (match === null) return null;
+  let path = match[1]!;
+  try { path = decodeURIComponent(path); } catch { /* as written */ }
+  return path.replace(/\/v\d.*$/, '').replace(/:\/.*$/, '');
 };
 
 /** The local paths a call's row (or the unknown-tool rule) judges: ops resolves the symlinks among them before decide. */

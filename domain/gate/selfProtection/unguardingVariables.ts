@@ -1,5 +1,5 @@
 /**
- * Environment variables that take the guard away from the next Hermes or hook client started with them: Hermes'
+ * Environment variables that take the guard away from the next Hermes, Claude Code or hook client started with them: Hermes'
  * own switches (plugins off, yolo, hooks accepted, another home) and the variables tollgate's plugin and hook client
  * read to find the daemon (a nested `hermes` pointed at a socket the agent serves registers with that instead).
  */
@@ -8,6 +8,8 @@ export const unguardingVariableNames: readonly string[] = [
   // Loads plugins from the project folder (`.hermes/plugins` where Hermes starts): code the agent writes, in Hermes.
   'HERMES_ENABLE_PROJECT_PLUGINS',
   'TOLLGATE_SOCKET', 'TOLLGATE_HOME', 'TOLLGATE_CONFIG',
+  // Claude Code reads its settings (and so its hooks) from there instead of ~/.claude.
+  'CLAUDE_CONFIG_DIR',
 ];
 
 export const unguardingVariableSet: ReadonlySet<string> = new Set(unguardingVariableNames);
@@ -16,7 +18,7 @@ export const unguardingVariableSet: ReadonlySet<string> = new Set(unguardingVari
 export const unguardingAssignment = `(${unguardingVariableNames.join('|')})\\+?=`;
 
 /** Cheap precondition before any of the patterns run. */
-export const mentionsUnguardingVariable = (text: string): boolean => text.includes('HERMES_') || text.includes('TOLLGATE_');
+export const mentionsUnguardingVariable = (text: string): boolean => text.includes('HERMES_') || text.includes('TOLLGATE_') || text.includes('CLAUDE_');
 
 /**
  * The same variables set from code: `os.environ['HERMES_HOME'] = …`, `env={'TOLLGATE_SOCKET': …}`, `putenv("X", …)`,

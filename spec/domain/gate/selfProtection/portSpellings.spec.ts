@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { codeReachesLoopbackPort, literalPortUnknown, signalsEveryone } from '../../../../domain/gate/selfProtection/codeTargets.ts';
+import { codeListensOnPort, codeReachesLoopbackPort, literalPortUnknown, signalsEveryone } from '../../../../domain/gate/selfProtection/codeTargets.ts';
 import { constantValue, withArithmeticFolded } from '../../../../domain/gate/selfProtection/constantArithmetic.ts';
 import { curlConfigFiles, curlConfigWords, curlWordsReach, isCurlrc } from '../../../../domain/gate/selfProtection/curlClients.ts';
 import {
@@ -139,4 +139,21 @@ describe('tollgate\'s port and pids spelled another way (red team 3, F11, F12)',
       for (const code of ['os.kill(1234, 0)', 'os.kill(pid, signal.SIGTERM)', 'proc.kill()']) expect(signalsEveryone(code, 4242), code).to.equal(false);
     });
   });
+});
+
+describe('code that serves on tollgate\'s port: a stand-in daemon (red team 10)', () => {
+  const serving = [
+    "import socket;s=socket.socket();s.bind(('127.0.0.1',8787));s.listen()",
+    "require('http').createServer((q,r)=>r.end('{}')).listen(8787)",
+    "IO::Socket::INET->new(LocalPort=>8787,Listen=>1)",
+    "from http.server import HTTPServer, BaseHTTPRequestHandler\nHTTPServer(('', 0x2253), BaseHTTPRequestHandler).serve_forever()",
+    "PORT = 8700 + 87\nserver.bind(('0.0.0.0', PORT))",
+    "Bun.serve({ port: 8787, fetch: () => new Response('{}') })",
+  ];
+  for (const code of serving) it(`serves: ${JSON.stringify(code).slice(0, 70)}`, () => expect(codeListensOnPort(code, 8787)).to.equal(true));
+  const other = [
+    "s.bind(('127.0.0.1', 9000)); s.listen()", "print(8787)", "app.run(port=5000)", "requests.get('https://example.com/8787')",
+    "PORT = 8786\nserver.bind(('', PORT))",
+  ];
+  for (const code of other) it(`does not: ${JSON.stringify(code).slice(0, 70)}`, () => expect(codeListensOnPort(code, 8787)).to.equal(false));
 });

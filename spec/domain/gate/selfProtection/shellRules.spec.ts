@@ -72,10 +72,14 @@ describe('hermes subcommands: only those known to change nothing pass (red team 
     'hermes gateway', 'hermes gateway run', 'uv run hermes mcp add x --command y', 'uvx hermes-agent mcp add x', 'pipx run hermes-agent import x.zip',
     'uv tool run hermes migrate', 'uvx --from hermes-agent hermes dashboard', 'uv run python -m hermes_cli.main plugins disable tollgate', 'uvx hermes-agent chat --yolo -q x',
     'hermes -p other chat -q hi', 'hermes chat -q hi --profile other', 'hermes --profile=other', 'hermes -p other',
+    // A Hermes that takes up the user's session (red team 10): refused while the user's runs, claimed once it exits.
+    'hermes -c', 'hermes --continue', 'hermes -c "my project"', 'hermes --resume 20261201_abc', 'hermes -r 20261201_abc -q hi',
+    'hermes chat --resume=20261201_abc -q hi', 'hermes chat -c -q hi', 'hermes --resu 20261201_abc', 'hermes --cont', 'hermes -Qc',
+    'nohup sh -c "sleep 60; hermes chat --continue -q hi" &', 'uvx hermes-agent --resume x -q y',
   ]) it(`blocks: ${line}`, () => expect(ids(line)).to.include('hermes-control'));
 
   for (const line of ['hermes', 'hermes chat -q hi', 'hermes --version', 'hermes -z "summarise README.md"', 'hermes -p work sessions list', 'hermes -m gpt5 --provider openai chat',
-    'hermes mcp add evil --help', 'hermes doctor', 'hermes sessions list', 'hermes logs -f', 'hermes -c', 'uvx hermes-agent chat -q hi', 'uv run pytest -q', 'uvx ruff check .'])
+    'hermes mcp add evil --help', 'hermes doctor', 'hermes sessions list', 'hermes logs -f', 'hermes chat -q "resume the report"', 'hermes chat -q -- -c', 'uvx hermes-agent chat -q hi', 'uv run pytest -q', 'uvx ruff check .'])
     it(`allows: ${line}`, () => expect(ids(line)).to.deep.equal([]));
 });
 
