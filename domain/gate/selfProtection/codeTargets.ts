@@ -56,7 +56,7 @@ const laterArguments = (code: string, at: number, most = 6): string[] => {
 const connecting = /\b(?:socket|https?|connect\w*|create_connection|HTTPS?Connection|urlopen|request|requests|httpx|aiohttp|fetch|net\.|http\.get|TCPSocket|IO::Socket|Net::HTTP|fsockopen|stream_socket_client|open_connection|websocket\w*)\b/i;
 
 /** Calls and classes that open a listening socket or a server (Python, Node, Perl, Ruby, PHP, Go, Deno). */
-const listening = /\b(?:bind|listen|createServer|serve_forever|serve|HTTPServer|ThreadingHTTPServer|TCPServer|ThreadingTCPServer|UnixStreamServer|start_server|run_simple|run_app|LocalPort|Listen|ListenAndServe|TCPServer\.new|WEBrick|stream_socket_server|socket_bind|Deno\.listen|Bun\.serve|app\.run|uvicorn\.run|web\.TCPSite)\b/;
+const listening = /\b(?:bind|listen|createServer|serve_forever|serve|HTTPServer|ThreadingHTTPServer|TCPServer|ThreadingTCPServer|UnixStreamServer|start_server|create_server|make_server|run_simple|run_app|LocalPort|Listen|ListenAndServe|TCPServer\.new|WEBrick|stream_socket_server|socket_bind|Deno\.listen|Bun\.serve|run|uvicorn\.run|web\.TCPSite)\b/;
 
 /**
  * Code that opens a server on tollgate's port (`s.bind(('127.0.0.1', 8787))`, `createServer(…).listen(8787)`,
@@ -67,6 +67,12 @@ export const codeListensOnPort = (code: string, port: number): boolean => {
   if (!listening.test(code)) return false;
   for (const m of code.matchAll(/(?<![\w.'"])((?:0[xXoObB])?[0-9a-fA-F_]+(?:\s*[-+*]\s*(?:0[xXoObB])?[0-9a-fA-F_]+)*)(?![\w.'"])/g)) {
     if (/^\d|^0[xXoObB]/.test(m[1]!) && constantValue(m[1]!) === port) return true;
+  }
+  // `int('8787')`, `Number("87" + "87")` once the literals are glued (foldLiterals): a port from text.
+  for (const m of code.matchAll(/\b(?:int|Number|parseInt|Integer)\s*\(\s*['"]\s*(\d{1,5})\s*['"]/g)) if (Number(m[1]) === port) return true;
+  if (/\b(?:int|Number|parseInt)\s*\(\s*(['"])\d*\1\s*\+/.test(code)) {
+    const glued = code.replace(/(['"])(\d*)\1\s*\+\s*(['"])(\d*)\3/g, "'$2$4'");
+    if (glued !== code) return codeListensOnPort(glued, port);
   }
   const constants = assignedConstants(code);
   for (const m of code.matchAll(/\b(?:bind|listen|LocalPort|serve|run|port)\b[^\n]{0,60}?\b([A-Za-z_]\w*)\b/g)) if (constants.get(m[1]!) === port) return true;

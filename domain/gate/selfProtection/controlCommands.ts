@@ -201,8 +201,15 @@ export const uninstallsGuard = ({ program, programPath, args }: SimpleCommand): 
     if (rest[at] !== 'uninstall' && rest[at] !== 'install') return false;
     // `~/.hermes/hermes-agent/venv/bin/pip install X`: Hermes' own venv, whatever the package, changes the code that runs it.
     if (hermesVenvProgram.test(programPath)) return true;
+    // `pip uninstall -r list.txt`: the packages are in a file the floor does not read.
+    if (rest[at] === 'uninstall' && rest.some((a) => a === '-r' || a.startsWith('--requirement') || /^-r./.test(a))) return true;
     return rest.slice(at + 1).some((a) => guardedPackages.test(a) || (/[/.]|:\/\//.test(a) && /hermes|tollgate/i.test(a)));
   }
+  // `yarn global remove tollgate`: yarn's `global` comes before the verb.
+  if (program === 'yarn' && args[0] === 'global') return ['remove', 'unlink', 'upgrade', 'add'].includes(args[1] ?? '') && args.slice(2).some((a) => /^tollgate(?:@.*)?$/.test(a));
+  // pacman's verb is an option (`-R`, `-Rns`); nvm removes a Node version by number, perhaps the daemon's.
+  if (program === 'pacman') return args.some((a) => /^-R[a-z]*$/.test(a) || a === '--remove') && args.some((a) => !a.startsWith('-') && guardPackagesAndRuntimes.test(a));
+  if (program === 'nvm' || program === 'n' || program === 'fnm') return ['uninstall', 'rm', 'remove'].includes(args[0] ?? '');
   if (program === 'npm' || program === 'pnpm' || program === 'yarn' || program === 'bun') {
     const at = firstOperandIndex(args, 0, { longWithValue: ['prefix'] });
     const verb = args[at];
@@ -214,8 +221,35 @@ export const uninstallsGuard = ({ program, programPath, args }: SimpleCommand): 
     if (!['uninstall', 'un', 'unlink', 'remove', 'rm', 'r'].includes(verb ?? '')) return false;
     return verb === 'unlink' && targets.length === 0 ? true : targets.some((a) => /^tollgate(?:@.*)?$/.test(a));
   }
+  // System and other package managers: tollgate, Hermes, or the runtimes they run on (node, python).
+  const removal = systemRemovals.get(program);
+  if (removal !== undefined) {
+    const at = firstOperandIndex(args, 0, { shortWithValue: removal.valueOptions });
+    if (!removal.verbs.has(args[at] ?? '')) return false;
+    return args.slice(at + 1).some((a) => !a.startsWith('-') && guardPackagesAndRuntimes.test(a));
+  }
   return false;
 };
+
+/** Package managers whose removal (or replacement) verbs take the guard's packages or its runtimes away. */
+const systemRemovals: ReadonlyMap<string, { readonly verbs: ReadonlySet<string>; readonly valueOptions: string }> = new Map([
+  ['apt', { verbs: new Set(['remove', 'purge', 'autoremove']), valueOptions: 'oct' }],
+  ['apt-get', { verbs: new Set(['remove', 'purge', 'autoremove']), valueOptions: 'oct' }],
+  ['dnf', { verbs: new Set(['remove', 'erase', 'autoremove']), valueOptions: 'c' }],
+  ['yum', { verbs: new Set(['remove', 'erase', 'autoremove']), valueOptions: 'c' }],
+  ['zypper', { verbs: new Set(['remove', 'rm']), valueOptions: '' }],
+  ['apk', { verbs: new Set(['del']), valueOptions: '' }],
+  ['brew', { verbs: new Set(['uninstall', 'remove', 'rm', 'unlink']), valueOptions: '' }],
+  ['conda', { verbs: new Set(['remove', 'uninstall']), valueOptions: 'np' }],
+  ['mamba', { verbs: new Set(['remove', 'uninstall']), valueOptions: 'np' }],
+  ['micromamba', { verbs: new Set(['remove', 'uninstall']), valueOptions: 'np' }],
+  ['snap', { verbs: new Set(['remove']), valueOptions: '' }],
+  ['nix-env', { verbs: new Set(['-e', '--uninstall']), valueOptions: '' }],
+  ['port', { verbs: new Set(['uninstall']), valueOptions: '' }],
+  ['volta', { verbs: new Set(['uninstall']), valueOptions: '' }],
+  ['asdf', { verbs: new Set(['uninstall']), valueOptions: '' }],
+]);
+const guardPackagesAndRuntimes = /^(?:tollgate|hermes-agent|hermes|nodejs|node|python3?(?:\.\d+)?(?:-minimal)?|libpython3[.\d]*|python3-venv)(?:[=@:].*)?$/i;
 
 /** Process names and command lines a signal must not reach: the daemon (node … tollgate serve) and Hermes. */
 const guardedNames = ['node', 'tollgate', 'hermes', 'hermes-agent', 'gateway', 'python', 'python3'];

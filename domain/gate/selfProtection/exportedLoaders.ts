@@ -39,7 +39,9 @@ const endpointVariables = /^(?:https?_proxy|HTTPS?_PROXY|all_proxy|ALL_PROXY|ftp
 const startupLocations: ReadonlyMap<string, readonly string[]> = new Map([
   ['ZDOTDIR', ['']], ['XDG_CONFIG_HOME', ['/.config']], ['XDG_DATA_HOME', ['/.local/share']], ['XDG_CONFIG_DIRS', []], ['XDG_DATA_DIRS', []],
   ['GIT_EXEC_PATH', []], ['GIT_TEMPLATE_DIR', []], ['IPYTHONDIR', ['/.ipython']], ['JUPYTER_CONFIG_DIR', ['/.jupyter']], ['INPUTRC', ['/.inputrc']], ['LESSKEY', ['/.less']],
-  ['LESSKEYIN', ['/.lesskey']], ['WGETRC', ['/.wgetrc']], ['CURL_HOME', ['']], ['NPM_CONFIG_USERCONFIG', ['/.npmrc']], ['NPM_CONFIG_GLOBALCONFIG', []], ['STARSHIP_CONFIG', ['/.config/starship.toml']],
+  ['LESSKEYIN', ['/.lesskey']], ['WGETRC', ['/.wgetrc']], ['CURL_HOME', ['']], ['NPM_CONFIG_USERCONFIG', ['/.npmrc']], ['NPM_CONFIG_GLOBALCONFIG', []],
+  // npm reads its settings from the environment whatever the case of the name.
+  ['npm_config_userconfig', ['/.npmrc']], ['npm_config_globalconfig', []], ['STARSHIP_CONFIG', ['/.config/starship.toml']],
   ['PSQLRC', ['/.psqlrc']], ['JULIA_DEPOT_PATH', ['/.julia']], ['EMACSLOADPATH', []], ['MYVIMRC', ['/.vimrc']], ['SCREENRC', ['/.screenrc']], ['DOCKER_CONFIG', ['/.docker']],
   ['DIRENV_CONFIG', ['/.config/direnv']], ['IRBRC', ['/.irbrc']], ['R_PROFILE_USER', ['/.Rprofile']], ['R_PROFILE', []], ['JULIA_LOAD_PATH', []], ['TMUX_TMPDIR', []], ['GNUPGHOME', ['/.gnupg']],
   // glibc loads character-set converters (shared libraries) from GCONV_PATH: code in every program that calls iconv.
@@ -85,6 +87,13 @@ const exportedFinding = (name: string, given: string | null, analysis: ShellAnal
   if (startupLocations.has(name)) {
     if (value === null) return hidden(`exported ${name}: startup files read from a place the floor cannot name`);
     return ownLocation(name, value, scope.index.facts.home) ? null : hidden(`exported ${name}=${value}: later programs load their startup files from there, unguarded`);
+  }
+  // `export HOME=/tmp/h`: every later Hermes, Claude Code and shell reads its home (~/.hermes and its plugins, ~/.claude) there.
+  if (name === 'HOME') {
+    const home = scope.index.facts.home;
+    if (value === null) return { id: 'hermes-control', what: 'exported HOME with a value the floor cannot know: later Hermes starts read their home there' };
+    if (/^(?:\$HOME|\$\{HOME\}|~)\/*$/.test(value)) return null;
+    return home !== null && value.replace(/\/+$/, '') === home.replace(/\/+$/, '') ? null : { id: 'hermes-control', what: `exported HOME=${value}: later Hermes starts read ~/.hermes from there, without the guard` };
   }
   if (name === makefileListVariable) {
     if (value === null) return hidden(`exported ${name}: makefiles read from a place the floor cannot name`);

@@ -57,6 +57,8 @@ export const listenerRows: readonly ListenerRow[] = [
   { programs: new Set(['openssl']), listens: (a) => a[0] === 's_server', why: 'openssl s_server -accept PORT' },
   { programs: new Set(['websocat']), listens: (a) => hasFlag(a, 's', 'server-mode') || a.some((w) => /^(?:ws|tcp|unix)-l(?:isten)?:/i.test(w)), why: 'websocat as a server' },
   { programs: new Set(['iperf', 'iperf3']), listens: (a) => hasFlag(a, 's', 'server'), why: 'iperf as a server' },
+  { programs: new Set(['systemd-socket-activate']), listens: () => true, why: 'systemd-socket-activate -l PORT hands a listening socket to the program' },
+  { programs: new Set(['chisel', 'frps', 'gost', 'redir', 'rinetd', 'tcpproxy', 'sslh', 'haproxy', 'nginx']), listens: () => true, why: 'a relay or proxy that listens' },
 ];
 
 /** Words that give the port: a bare number, `-p N`, `--port=N`, `:N`, `HOST:N`, `TCP-LISTEN:N,fork`. */
@@ -82,6 +84,9 @@ const forwardListens = ({ program, args }: SimpleCommand, port: number): string 
   return null;
 };
 
+/** An environment assignment naming the port a server listens on (`PORT=8787`, `HTTP_PORT=8787`). */
+const portAssignment = /(?:^|\s)(?:[A-Z_]*_)?PORT=(\S+)/;
+
 /** Clients whose `--port` is where they connect to: not a listener (their reach to tollgate is the socket-client rows'). */
 const clientPrograms: ReadonlySet<string> = new Set(['curl', 'wget', 'ssh', 'scp', 'sftp', 'psql', 'mysql', 'mariadb', 'redis-cli', 'mongo', 'mongosh', 'telnet', 'http', 'https', 'xh', 'grpcurl', 'nmap', 'rsync', 'git', 'ftp', 'lftp', 'ab', 'wrk', 'hey']);
 /** Long options servers of every kind take their listening port or address by. */
@@ -101,6 +106,9 @@ export const listensOnGuardPort = (command: SimpleCommand, port: number | null):
   const args = launched >= 0 ? command.args.slice(launched + 1) : command.args;
   const forward = forwardListens({ ...command, program, args }, port);
   if (forward !== null) return `${program} on tollgate's port ${port} (${forward})`;
+  // `PORT=8787 npm start`, `podman run -e PORT=8787 app`: the program serves on the port its environment names.
+  const named = [...command.via, ...args].find((w) => portAssignment.exec(w) !== null && portNumber(portAssignment.exec(w)![1]!) === port);
+  if (named !== undefined) return `${program} told to serve on tollgate's port ${port} (${named})`;
   const row = listenerRows.find((r) => r.programs.has(program));
   if (row !== undefined && row.listens(args)) {
     // openssl takes its options with one dash (`-accept 8787`, `-port 8787`).
@@ -121,8 +129,9 @@ export const portListenerExamples = {
     "socat tcp-l:8787,fork,reuseaddr exec:'echo allow'", 'socat TCP4-L:8787 -', 'nc -l $((8000+787))', 'nc -l 0x2253', 'openssl s_server -accept 8787 -nocert',
     'openssl s_server -port 8787', 'websocat -s 8787', 'websocat ws-l:127.0.0.1:8787 -', 'ssh -N -L 8787:localhost:22 host', 'ssh -L127.0.0.1:8787:db:5432 host', 'ssh -D 8787 host',
     'docker run -p 8787:80 nginx', 'docker run --publish=127.0.0.1:8787:80 nginx', 'podman run -p 8787:80/tcp x', 'kubectl port-forward pod/x 8787:80', 'kubectl port-forward svc/x 8787',
-    'iperf3 -s -p 8787', 'twistd web --port tcp:8787', 'vite --port 8787', 'jupyter lab --port=8787', 'npx json-server db.json --port 8787'],
+    'iperf3 -s -p 8787', 'twistd web --port tcp:8787', 'vite --port 8787', 'jupyter lab --port=8787', 'npx json-server db.json --port 8787',
+    'systemd-socket-activate -l 8787 cat', 'chisel server -p 8787', 'redir :8787 x:80', 'podman run --net=host -e PORT=8787 x', 'PORT=8787 npm start'],
   allows: ['nc -l 9000', 'nc 127.0.0.1 9000', 'python3 -m http.server 9000', 'php -S localhost:8000', 'socat TCP-LISTEN:9000,fork TCP:db:5432', 'npx http-server -p 8080',
     'ssh -R 8787:localhost:80 host', 'ssh -L 5432:localhost:8787 host', 'docker run -p 8080:8787 app', 'kubectl port-forward pod/x 9000:8787', 'vite --port 5173',
-    'curl --port 8787 x', 'ssh -p 8787 remote.example.com', 'openssl s_client -connect example.com:443', 'iperf3 -c host -p 8787'],
+    'curl --port 8787 x', 'ssh -p 8787 remote.example.com', 'openssl s_client -connect example.com:443', 'iperf3 -c host -p 8787', 'PORT=3000 npm start', 'redir :9000 x:80'],
 };

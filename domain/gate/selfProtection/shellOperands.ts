@@ -132,7 +132,7 @@ const programOperands = (command: SimpleCommand): Operands => {
     }
     case 'cp': case 'install': case 'ln': return copyOperands(command, words);
     // `bindfs SRC DIR`, `mount --bind SRC DIR`: SRC is reachable under DIR from then on, like a link to it.
-    case 'bindfs': case 'mount': case 'fuse-overlayfs': case 'mergerfs': case 'unionfs': return bindOperands(command, words);
+    case 'bindfs': case 'mount': case 'fuse-overlayfs': case 'mergerfs': case 'unionfs': case 'unionfs-fuse': case 'squashfuse': case 'sshfs': return bindOperands(command, words);
     // `bwrap --bind SRC DST cmd`: the command it runs reaches SRC under DST (the inner command is only words here).
     // A read-only bind only lets it read (secrets below still count): `bwrap --ro-bind /usr /usr` changes nothing.
     case 'bwrap': {
@@ -532,7 +532,7 @@ const rsyncBaseDirs = (args: readonly string[], destination: string | null): str
   return out;
 };
 
-const socatFileAddress = /^(?:open|gopen|create|creat|pipe|unix-listen|unix-recvfrom|unix-recv|unix-sendto|unix-connect|unix-client|unix|local|pty|file):/i;
+const socatFileAddress = /^(?:open|gopen|create|creat|pipe|unix-listen|unix-l|unix-recvfrom|unix-recv|unix-sendto|unix-connect|unix-client|unix|local|pty|file|abstract-listen|abstract-l):/i;
 /** The paths inside one socat address: after a file address's keyword, and in `link=`, `path=` style options. */
 const socatPaths = (address: string): string[] => {
   if (!address.includes(':') && !address.includes('=')) return [];
@@ -554,7 +554,10 @@ const bindOperands = (command: SimpleCommand, words: readonly string[]): Operand
   // An overlay's layers (`-o lowerdir=A:B,upperdir=C`) show their files under the mount point; upperdir takes its writes.
   const layers = typeof opts === 'string' && /dir=/.test(opts) ? [...opts.matchAll(/(?:lowerdir|upperdir|workdir)=([^,]+)/g)].flatMap((m) => m[1]!.split(':')) : [];
   const sources = [...(binds && source !== null ? [source] : []), ...layers];
-  return sources.length > 0 ? { ...writeAll(words), linkTargets: sources, treeReads: sources } : writeAll(words);
+  // The mount point's whole tree is replaced for every program (`mount -t tmpfs none CLONE`, `bindfs /tmp/x ~/.hermes`).
+  const target = options.long.get('target') ?? options.operands[options.operands.length - 1];
+  const trees = typeof target === 'string' ? [target] : [];
+  return sources.length > 0 ? { ...writeAll(words), trees, linkTargets: sources, treeReads: sources } : { ...writeAll(words), trees };
 };
 
 const findNameTests = new Set(['-name', '-iname', '-path', '-ipath', '-wholename', '-iwholename', '-regex', '-iregex', '-lname', '-ilname']);

@@ -656,8 +656,11 @@ export const protectionRules: readonly ProtectionRule[] = [
     find: (command) => found(uninstallsGuard(command), command),
     stops: ['~/.hermes/hermes-agent/venv/bin/pip install --force-reinstall /tmp/x.whl', '/home/agent/.hermes/hermes-agent/venv/bin/python -m pip install requests==0.1', 'pip uninstall -y hermes-agent', 'pip3 uninstall tollgate', 'python3 -m pip uninstall -y hermes-agent', 'uv pip uninstall hermes-agent',
       'npm uninstall -g tollgate', 'npm rm tollgate', 'npm unlink', 'pipx uninstall hermes-agent', 'yarn remove tollgate',
-      'pip install hermes-agent==0.1.0', 'pip install --force-reinstall hermes-agent', 'npm install -g tollgate@0.0.1'],
-    allows: ['.venv/bin/pip install -r requirements.txt', '~/src/app/venv/bin/python -m pip install requests', '~/.hermes/hermes-agent/venv/bin/pip list', 'pip uninstall requests', 'npm uninstall left-pad', 'pip install -r requirements.txt', 'npm ls tollgate', 'pip show hermes-agent'],
+      'pip install hermes-agent==0.1.0', 'pip install --force-reinstall hermes-agent', 'npm install -g tollgate@0.0.1',
+      // Red team 12: other package managers, and the runtimes the guard runs on.
+      'brew uninstall tollgate', 'yarn global remove tollgate', 'conda remove hermes-agent', 'pip uninstall -r /tmp/req.txt', 'apt-get remove -y nodejs', 'sudo apt purge python3',
+      'dnf remove nodejs', 'apk del nodejs', 'pacman -R nodejs', 'nvm uninstall 20'],
+    allows: ['apt-get remove -y nginx', 'brew uninstall wget', 'conda remove numpy', 'yarn global add typescript', '.venv/bin/pip install -r requirements.txt', '~/src/app/venv/bin/python -m pip install requests', '~/.hermes/hermes-agent/venv/bin/pip list', 'pip uninstall requests', 'npm uninstall left-pad', 'pip install -r requirements.txt', 'npm ls tollgate', 'pip show hermes-agent'],
   },
   {
     id: 'kill-guard',

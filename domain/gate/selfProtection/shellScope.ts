@@ -108,8 +108,16 @@ export const wordHit = (scope: LineScope, command: SimpleCommand, word: string):
   return hit;
 };
 
+/** A lookup of the guard's or the runtime's program: which, command -v, type -p/-P, whereis, readlink of either. */
+const guardProgramLookup = /(?:\$\(|`)\s*(?:(?:readlink|realpath)\s+(?:-\w+\s+)*(?:\$\(|`)\s*)?(?:which|command\s+-[vV]|type\s+-[pPa]+|whereis\s+(?:-\w+\s+)*|hash\s+-t)\s+['"]?(tollgate|hermes|hermes-agent|claude)\b/;
+
 /** The protected thing a word of the command names, if any. */
 export const hitOf = (word: string, context: PathContext, index: ProtectionIndex): PathHit | null => {
+  // `rm $(which tollgate)`, `: > "$(command -v hermes)"`: the program's own file, found at run time.
+  if (word.includes('$(') || word.includes('`')) {
+    const found = guardProgramLookup.exec(word);
+    if (found !== null) return { kind: 'code', what: `the ${found[1]} program (${found[0]})` };
+  }
   if (cannotName(word, context, index)) return null;
   const resolved = resolvePath(word, context);
   const hit = resolved === null ? null : matchPath(resolved, index);

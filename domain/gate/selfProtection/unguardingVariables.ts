@@ -22,8 +22,9 @@ export const mentionsUnguardingVariable = (text: string): boolean => text.includ
 
 /**
  * The same variables set from code: `os.environ['HERMES_HOME'] = …`, `env={'TOLLGATE_SOCKET': …}`, `putenv("X", …)`,
- * `process.env.TOLLGATE_SOCKET = …`, `$ENV{HERMES_HOME} = …` (a read such as `os.environ['X']` alone is not).
+ * `process.env.TOLLGATE_SOCKET = …`, `$ENV{HERMES_HOME} = …`, `os.environ.update(TOLLGATE_SOCKET=…)` (a read such as
+ * `os.environ['X']` alone is not).
  */
 export const unguardingCodeAssignment = new RegExp(
-  `['"](${unguardingVariableNames.join('|')})['"]\\s*\\]?\\s*[=:,](?!=)|\\benv\\.(${unguardingVariableNames.join('|')})\\s*=(?!=)|ENV\\{['"]?(${unguardingVariableNames.join('|')})['"]?\\}\\s*=(?!=)`,
+  `['"](${unguardingVariableNames.join('|')})['"]\\s*\\]?\\s*[=:,](?!=)|\\benv\\.(${unguardingVariableNames.join('|')})\\s*=(?!=)|ENV\\{['"]?(${unguardingVariableNames.join('|')})['"]?\\}\\s*=(?!=)|\\b(?:update|dict|setdefault)\\s*\\([^)]*\\b(${unguardingVariableNames.join('|')})\\s*=(?!=)`,
 );

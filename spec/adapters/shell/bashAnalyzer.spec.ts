@@ -224,6 +224,12 @@ describe('bash analyzer', () => {
       it(`unwraps ${line.split(' rm ')[0]}`, () => expect(commands(line)).to.deep.equal([{ program: 'rm', args: ['-rf', '/'], via }]));
     }
 
+    it('unwraps line-editing, I/O and session wrappers (red team 12: rlwrap tollgate approve)', () => {
+      for (const line of ['rlwrap rm -rf /', 'rlwrap -a -H /tmp/h rm -rf /', 'eatmydata rm -rf /', 'nocache rm -rf /', 'chronic rm -rf /',
+        'sshpass -p pw rm -rf /', 'winpty rm -rf /', 'daemonize -c /tmp rm -rf /'])
+        expect(commands(line).map((c) => [c.program, ...c.args]), line).to.deep.include(['rm', '-rf', '/']);
+    });
+
     it('does not unwrap a wrapper that only asks about a command (command -v, sudo -l)', () => {
       expect(commands('command -v rm')).to.deep.equal([{ program: 'command', args: ['-v', 'rm'], via: [] }]);
       expect(programs('sudo -l rm')).to.deep.equal(['sudo']);
