@@ -34,7 +34,7 @@ import type { ProtectionIndex } from './protectedPaths.ts';
 import { resolvePath } from './protectedPaths.ts';
 import { exportedLoaderFindings, persistenceCommandRules } from './persistenceCommands.ts';
 import { interpreterPrograms, maxScriptFiles, scriptWords, shellInterpreters } from './scriptFacts.ts';
-import { dataFileKinds, runFiles, runFileText, writtenRunFile, type RunFile } from './scriptReaders.ts';
+import { dataFileKinds, runFiles, runFileText, writtenRunFile, type JoinedPart, type RunFile } from './scriptReaders.ts';
 import { besideComposeFile, composeIncludes, composeStandIns, kubeStandIns } from './composeFiles.ts';
 import { protectionRules } from './shellRules.ts';
 import { readOnlyPrograms } from './shellOperands.ts';
@@ -356,8 +356,26 @@ const runsFilesOtherProgramsRead = (command: SimpleCommand, scope: LineScope, on
   if (files.length === 0) return [];
   const context = contextOf(scope, command);
   const written = command === scope.analysis.commands[0] ? noFiles : writtenOnLine(scope.analysis.commands, command);
+  const gluedDone = new Set<readonly JoinedPart[]>();
   for (const file of files) {
     const absolute = resolvePath(file.path, context)?.absolute;
+    if (file.joined !== undefined) {
+      if (gluedDone.has(file.joined)) continue;
+      gluedDone.add(file.joined);
+      // The line's record of an appended-to file may be the appended text alone: the text before it is on disk.
+      const appended = file.joined.flatMap((part) => ('text' in part ? [part.text.trim()] : []));
+      const partText = (path: string): string | undefined => {
+        const onLine = written.get(path);
+        return onLine !== undefined && !appended.includes(onLine.trim()) ? onLine : recordedScript(onDisk, path, context) ?? onLine;
+      };
+      const parts = file.joined.map((part) => ('text' in part ? part.text : partText(part.path)));
+      if (parts.some((part) => part === undefined)) continue;
+      const glued = parts.join('');
+      const direct = runFileFindings(file, glued, scope.index, context);
+      const inner = direct.length > 0 ? direct : nestedFindings(glued, onDisk, scope.index, context);
+      if (inner.length > 0) return one(inner[0]!.id, `${file.joined.map((p) => ('path' in p ? p.path : JSON.stringify(p.text))).join(' + ')}: ${inner[0]!.what}`);
+      continue;
+    }
     const content = (file.path === '-' ? command.stdin : undefined) ?? written.get(file.path) ?? recordedScript(onDisk, file.path, context);
     // A recipe file the floor cannot read before the runner does (lost folder, fetched on the line): unreadRecipes.ts.
     const unread = unreadRecipe(file, command, scope, context, written.has(file.path), content === undefined && Object.keys(onDisk).length >= maxScriptFiles);

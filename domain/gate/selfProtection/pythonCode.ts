@@ -15,11 +15,13 @@ const pathJoined = new RegExp(String.raw`os\.path\.join\(\s*((?:${oneLiteral}\s*
 const literalsIn = (list: string): string[] => [...list.matchAll(new RegExp(oneLiteral, 'g'))].map((m) => m[1] ?? m[2] ?? '');
 const quote = (text: string): string => `'${text.replace(/'/g, '')}'`;
 
+const parenthesized = /(?<![\w)\]])\(\s*([rRbBuU]{0,2}(?:'[^'\\\n]*'|"[^"\\\n]*"))\s*\)/g;
+
 /** The code with adjacent literal concatenations folded into one literal (a bounded number of rounds). */
 export const foldLiterals = (code: string): string => {
   // Every fold needs a `+`, a join, or one of literalFolds.ts' marks; most code has none.
   const more = literalFolds.some((f) => f.mayApply(code));
-  if (!more && !code.includes('+') && !code.includes('.join')) return code;
+  if (!more && !code.includes('+') && !code.includes('.join') && !code.includes("('") && !code.includes('("')) return code;
   let folded = more ? foldOnce(code) : code;
   // literalFolds' folds are dearer: they run again only when these made something new for them (`('a' + 'b').lower()`).
   let fresh = false;
@@ -27,7 +29,9 @@ export const foldLiterals = (code: string): string => {
     let next = folded
       .replace(plus, (_m, a1, a2, b1, b2) => quote(`${a1 ?? a2 ?? ''}${b1 ?? b2 ?? ''}`))
       .replace(joined, (_m, list: string) => quote(literalsIn(list).join('')))
-      .replace(pathJoined, (_m, list: string) => quote(literalsIn(list).join('/')));
+      .replace(pathJoined, (_m, list: string) => quote(literalsIn(list).join('/')))
+      // `('.' + 'hermes')` once folded: a literal in grouping parentheses (not a call's) is the literal.
+      .replace(parenthesized, '$1');
     if (next !== folded) fresh = true;
     else if (more && fresh) { next = foldOnce(folded); fresh = false; }
     if (next === folded) return folded;

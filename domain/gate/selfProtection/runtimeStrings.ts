@@ -26,6 +26,9 @@ const charsOf = (list: string): string[] => (list.match(new RegExp(code, 'g')) ?
 
 const chrCall = new RegExp(String.raw`\b(?:un)?chr\(\s*(${code})\s*\)`, 'g');
 const chrMap = new RegExp(String.raw`\bmap\(\s*(?:un)?chr\s*,\s*[[(]\s*(${codeList})\s*[\])]\s*\)`, 'g');
+// `''.join(map(chr, [...]))`, `''.join(chr(c) for c in [...])`: folded whole, so no list of one-character literals is left
+// for the other folds to misread (a `'/'` between two literals reads as a path division).
+const joinedChrMap = new RegExp(String.raw`(?:''|"")\.join\(\s*(?:map\(\s*(?:un)?chr\s*,\s*[[(]\s*(${codeList})\s*[\])]\s*\)|\[?\s*(?:un)?chr\(\s*\w+\s*\)\s+for\s+\w+\s+in\s+[[(]\s*(${codeList})\s*[\])]\s*\]?)\s*\)`, 'g');
 const fromCharCode = new RegExp(String.raw`\bString\.fromCharCode\(\s*(?:\.\.\.\s*\[\s*)?(${codeList})\s*\]?\s*\)`, 'g');
 const bytesList = new RegExp(String.raw`\b(?:bytes|bytearray)\(\s*\[\s*(${codeList})\s*\]\s*\)(?:\.decode\(\s*(?:${one})?\s*\))?`, 'g');
 const rubyPack = new RegExp(String.raw`\[\s*(${codeList})\s*\]\.pack\(\s*['"][cCU]\*['"]\s*\)`, 'g');
@@ -142,12 +145,14 @@ export const runtimeStringFolds: readonly LiteralFold[] = [
   {
     name: 'character-codes',
     mayApply: (c) => c.includes('chr(') || c.includes('chr,') || c.includes('fromCharCode') || c.includes('.pack(') || /\bbytes(?:array)?\(\s*\[/.test(c),
-    fold: (c) => c.replace(chrMap, (_m, list: string) => `[${charsOf(list).map(quote).join(', ')}]`)
+    fold: (c) => c.replace(joinedChrMap, (_m, mapped: string | undefined, generated: string | undefined) => quote(charsOf(mapped ?? generated ?? '').join('')))
+      .replace(chrMap, (_m, list: string) => `[${charsOf(list).map(quote).join(', ')}]`)
       .replace(chrCall, (_m, n: string) => quote(charOf(n)))
       .replace(fromCharCode, (_m, list: string) => quote(charsOf(list).join('')))
       .replace(bytesList, (_m, list: string) => quote(charsOf(list).join('')))
       .replace(rubyPack, (_m, list: string) => quote(charsOf(list).join(''))),
     stops: [["chr(116)+chr(111)+chr(108)+chr(108)+'gate'", 'tollgate'], ["''.join(map(chr, [116, 111, 108, 108, 103, 97, 116, 101]))", 'tollgate'],
+      ["''.join(map(chr,[47,104,46,121]))", '/h.y'], ["''.join(chr(c) for c in [47,104,46,121])", '/h.y'],
       ['String.fromCharCode(116,111,108,108,103,97,116,101)', 'tollgate'], ["bytes([116,111,108,108]).decode() + 'gate'", 'tollgate'], ['[116,111,108,108].pack("c*") + "gate"', 'tollgate']],
     allows: ['chr(n)', 'String.fromCharCode(code)', 'bytes(data)'],
   },

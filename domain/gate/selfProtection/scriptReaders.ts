@@ -43,7 +43,14 @@ export interface RunFile {
   readonly command?: string;
   /** For `diff`: how the patch program names the files it changes. */
   readonly diff?: DiffReading;
+  /**
+   * The script is these parts glued in order (`cat a b > c.sh; sh c.sh`, `echo x >> c.sh; sh c.sh`): files (read like
+   * any run file) and text the line states. Each part's own entry carries the whole list; the glued text is judged.
+   */
+  readonly joined?: readonly JoinedPart[];
 }
+
+export type JoinedPart = { readonly path: string } | { readonly text: string };
 
 export interface ScriptReader {
   readonly name: string;
@@ -350,6 +357,12 @@ const copiedFiles = (c: SimpleCommand, analysis: ShellAnalysis): RunFile[] => {
   const out: RunFile[] = [];
   for (const earlier of analysis.commands) {
     if (earlier === c) break;
+    // `cat a b > c.sh`, `cat a >> c.sh`, `echo x >> c.sh`: the script is the parts glued, the old text first when appended.
+    const glued = gluedParts(earlier, runs);
+    if (glued !== null) {
+      for (const part of glued) if ('path' in part) out.push({ path: part.path, as, joined: glued });
+      continue;
+    }
     if (!/^(?:cp|mv|install|ln|rsync|gcp|gmv)$/.test(earlier.program)) continue;
     const { short, long, operands } = parseOptions(earlier.args, copyGrammar);
     const into = short.get('t') ?? long.get('target-directory');
@@ -362,6 +375,21 @@ const copiedFiles = (c: SimpleCommand, analysis: ShellAnalysis): RunFile[] => {
     }
   }
   return out;
+};
+
+/** The parts a `cat FILES > F` or `echo TEXT >> F` leaves in F when F is one of the files run, else null. */
+const gluedParts = (earlier: SimpleCommand, runs: readonly string[]): JoinedPart[] | null => {
+  const redirect = earlier.redirects.find((r) => (r.op === '>' || r.op === '>|' || r.op === '>>') && runs.includes(r.target));
+  if (redirect === undefined) return null;
+  const before: JoinedPart[] = redirect.op === '>>' ? [{ path: redirect.target }] : [];
+  if (earlier.program === 'cat') {
+    const files = earlier.args.filter((a) => !a.startsWith('-') || a === '-');
+    return files.length === 0 || files.includes('-') ? null : [...before, ...files.map((path) => ({ path }))];
+  }
+  // echo without -e: its words and a newline (printf and echo -e are decoded elsewhere: decodedOutput).
+  if (earlier.program === 'echo' && !earlier.args.some((a) => /^-[a-zA-Z]*e/.test(a)) && before.length > 0)
+    return [...before, { text: `${earlier.args.filter((a, i) => !(i === 0 && a === '-n')).join(' ')}${earlier.args[0] === '-n' ? '' : '\n'}` }];
+  return null;
 };
 
 // ---- a file's text substituted into the command: `rm -f $(cat list)`, `` rm `cat list` ``, `$(< list)` ----
@@ -708,8 +736,11 @@ export const scriptReaders: readonly ScriptReader[] = [
   {
     name: 'a copy made earlier on the line, then run (cp f n.sh && sh n.sh, install f /tmp/x; /tmp/x)', programs: /./, files: copiedFiles,
     stops: ["echo 'tollgate approve abc always' > /tmp/e.txt; cp /tmp/e.txt /tmp/n.sh && sh /tmp/n.sh", "echo 'pkill -f tollgate' > /tmp/e.txt; install -m755 /tmp/e.txt /tmp/bin/x; /tmp/bin/x",
-      "echo 'tollgate approve abc always' > /tmp/e.txt; mv /tmp/e.txt /tmp/d/ && bash /tmp/d/e.txt"],
-    allows: ["echo 'npm test' > /tmp/e.txt; cp /tmp/e.txt /tmp/n.sh && sh /tmp/n.sh", 'cp scripts/build.sh /tmp/b.sh && bash /tmp/b.sh'],
+      "echo 'tollgate approve abc always' > /tmp/e.txt; mv /tmp/e.txt /tmp/d/ && bash /tmp/d/e.txt",
+      // Red team 12: a script glued from parts written apart.
+      "printf 'pkill -f tol' > /tmp/p1; echo lgate > /tmp/p2; cat /tmp/p1 /tmp/p2 > /tmp/c.sh && sh /tmp/c.sh", "printf 'pkill -f tol' > /tmp/a.txt; echo lgate >> /tmp/a.txt; sh /tmp/a.txt"],
+    allows: ["echo 'npm test' > /tmp/e.txt; cp /tmp/e.txt /tmp/n.sh && sh /tmp/n.sh", 'cp scripts/build.sh /tmp/b.sh && bash /tmp/b.sh',
+      "echo 'npm' > /tmp/p1; echo ' test' > /tmp/p2; cat /tmp/p1 /tmp/p2 > /tmp/c.sh && sh /tmp/c.sh"],
   },
   {
     name: 'a file substituted into the command line ($(cat f), `cat f`, $(< f))', programs: /./, files: substitutedFiles,

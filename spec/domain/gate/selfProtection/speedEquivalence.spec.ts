@@ -51,7 +51,8 @@ const refFold = (code: string): string => {
     const next = folded
       .replace(refPlus, (_m, a1, a2, b1, b2) => refQuote(`${a1 ?? a2 ?? ''}${b1 ?? b2 ?? ''}`))
       .replace(refJoined, (_m, list: string) => refQuote(refLiteralsIn(list).join('')))
-      .replace(refPathJoined, (_m, list: string) => refQuote(refLiteralsIn(list).join('/')));
+      .replace(refPathJoined, (_m, list: string) => refQuote(refLiteralsIn(list).join('/')))
+      .replace(/(?<![\w)\]])\(\s*([rRbBuU]{0,2}(?:'[^'\\\n]*'|"[^"\\\n]*"))\s*\)/g, '$1');
     if (next === folded) return folded;
     folded = next;
   }
