@@ -22,7 +22,8 @@ const claudeSubcommands: ReadonlyMap<string, ReadonlySet<string> | '*'> = new Ma
 ]);
 
 /** Flags whose Claude runs without its permission prompts or with other settings (`disableAllHooks`, no project hooks). */
-const unguardingFlags = new Set(['--dangerously-skip-permissions', '--allow-dangerously-skip-permissions', '--settings', '--setting-sources']);
+// `--mcp-config FILE`: Claude starts the servers the file names, programs no hook sees start.
+const unguardingFlags = new Set(['--dangerously-skip-permissions', '--allow-dangerously-skip-permissions', '--settings', '--setting-sources', '--mcp-config']);
 /** Permission modes that answer every question themselves. */
 const unaskingModes = new Set(['bypassPermissions', 'dontAsk']);
 
@@ -71,7 +72,7 @@ export const claudeControlExamples = {
   stops: [
     'claude mcp add evil -- /tmp/evil.sh', 'claude mcp remove tollgate', 'claude config set -g hooks {}', 'claude plugin install x', 'claude update',
     'claude --dangerously-skip-permissions -p "tidy up"', 'claude -p go --permission-mode bypassPermissions', 'claude -p go --permission-mode=dontAsk',
-    'claude --settings /tmp/s.json -p go', 'claude --setting-sources user -p go', 'npx @anthropic-ai/claude-code mcp add x y',
+    'claude --settings /tmp/s.json -p go', 'claude --setting-sources user -p go', 'claude --mcp-config /tmp/m.json', 'npx @anthropic-ai/claude-code mcp add x y',
     'node /usr/lib/node_modules/@anthropic-ai/claude-code/cli.js config set x y',
   ],
   allows: ['claude -p "explain this repo"', 'claude mcp list', 'claude config get theme', 'claude --version', 'claude doctor', 'claude mcp add --help',

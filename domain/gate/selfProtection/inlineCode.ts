@@ -32,7 +32,8 @@ export interface CodeFinding {
 /** A call that sends a signal (Python, Node, Perl, Ruby, Tcl, psutil). */
 const killCall = /\b(?:p?kill|killall|killpg|pthread_kill|terminate|send_signal|SIGKILL|SIGTERM|SIGSTOP)\b/;
 /** What names the guard's processes: their names, a search for them, or the runtime itself (the parent). */
-const guardedProcessWords = /tollgate|hermes|gateway|pgrep|pidof|getppid|\bppid\b|PPID|[*?\]]\.pid\b/i;
+// `/proc/self/stat`'s fourth field is the parent's pid: the runtime that started the cell.
+const guardedProcessWords = /tollgate|hermes|gateway|pgrep|pidof|getppid|\bppid\b|PPID|[*?\]]\.pid\b|\/proc\/self\/stat\b/i;
 /**
  * A walk over the machine's processes (psutil's, /proc's, ps's output): a signal sent from one goes to pids found at
  * run time by names the floor cannot weigh ('node' and 'serve' are the daemon's too), as `kill $(pgrep …)` does.

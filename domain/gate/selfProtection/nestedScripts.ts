@@ -16,7 +16,7 @@ const runnerThenPath = /(?:^|[\s;&|(`'"=])(?:(?:\S*\/)?(?:sh|bash|dash|zsh|ksh|m
 /** A path run as a command of its own: `/tmp/x.sh`, `~/bin/x`, `./x` at a command's start. */
 const pathAsCommand = /(?:^|[\n;&|(`]|&&|\|\|)\s*([~.]?\/[^\s;&|)'"`<>]+)/g;
 /** Code that runs or loads what it names: then every quoted absolute or home path in it may be that code. */
-const codeRunsWhatItNames = /\b(?:exec|eval|system|popen|subprocess|spawn\w*|exec(?:Sync|File\w*)|run_path|run_module|load_module|exec_module|SourceFileLoader|spec_from_file_location|import_module|__import__|executable|child_process|Function|require|load|dofile|loadfile)\b/;
+const codeRunsWhatItNames = /\b(?:exec|exec[lv]p?e?|eval|system|popen|subprocess|spawn\w*|exec(?:Sync|File\w*)|run_path|run_module|load_module|exec_module|SourceFileLoader|spec_from_file_location|import_module|__import__|executable|child_process|Function|require|load|dofile|loadfile)\b/;
 const quotedPath = /['"`]((?:~|\/)[^'"`\s]{1,255})['"`]/g;
 
 /** The files a script's or cell's text runs or loads, as written (absolute, `~/`, or relative to where it runs). */

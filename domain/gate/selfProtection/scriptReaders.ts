@@ -405,6 +405,11 @@ const substitutedFiles = (c: SimpleCommand): RunFile[] => {
     // As the program word the file is the command line itself; as an argument its words join the command's.
     for (const m of word.matchAll(fileSubstitution)) out.push({ path: unquote(m[1] ?? m[2]!), as: 'args', command: at === 0 ? `${rest}\n` : rest });
   });
+  // `echo x > $(cat f)`: the file's words are where the output goes.
+  for (const r of c.redirects) {
+    if (!r.target.includes('$(') && !r.target.includes('`')) continue;
+    for (const m of r.target.matchAll(fileSubstitution)) out.push({ path: unquote(m[1] ?? m[2]!), as: 'args', command: `${words.join(' ')} ${r.op}` });
+  }
   return out;
 };
 
@@ -746,7 +751,8 @@ export const scriptReaders: readonly ScriptReader[] = [
     name: 'a file substituted into the command line ($(cat f), `cat f`, $(< f))', programs: /./, files: substitutedFiles,
     stops: ['echo /home/agent/project/tollgate.yaml > /tmp/l; rm -f $(cat /tmp/l)', 'echo /home/agent/.hermes/plugins > /tmp/l; rm -rf `cat /tmp/l`',
       "echo 'tollgate approve abc always' > /tmp/c; $(cat /tmp/c)", 'echo /home/agent/project/data > /tmp/l; rm -rf $(< /tmp/l)',
-      "printf 'x\\ntollgate approve abc always\\n' > /tmp/c; sh -c \"$(tail -n 1 /tmp/c)\"", "echo 'tollgate approve abc always' > /tmp/c; eval \"`head -1 /tmp/c`\""],
+      "printf 'x\\ntollgate approve abc always\\n' > /tmp/c; sh -c \"$(tail -n 1 /tmp/c)\"", "echo 'tollgate approve abc always' > /tmp/c; eval \"`head -1 /tmp/c`\"",
+      'echo /home/agent/.hermes/config.yaml > /tmp/l; echo x > $(cat /tmp/l)'],
     allows: ['echo build dist > /tmp/l; rm -rf $(cat /tmp/l)', 'echo /home/agent/project/tollgate.yaml > /tmp/l; wc -l $(cat /tmp/l)', 'kill $(cat app.pid)'],
   },
   {

@@ -31,6 +31,7 @@ describe('nested scripts: what a script, recipe or code cell runs in turn', () =
     ['a code cell running the file\'s text', 'execute_code', { code: "import os\nos.system(open('/tmp/.c').read())" }],
     ['inline code running the file\'s text', 'terminal', { command: "python3 -c \"import os;os.system(open('/tmp/.c').read())\"" }],
     ['a script written on the line that runs the file', 'terminal', { command: "echo 'sh /tmp/.c' > /tmp/r.sh" }],
+    ['a code cell handing the file to a shell through exec (red team 12)', 'execute_code', { code: "import os\nos.execvp('sh', ['sh', '/tmp/.c'])" }],
   ];
   for (const [about, tool, args] of cases) {
     it(`blocks ${about} when that file reaches the guard, and not when it is harmless`, () => {
