@@ -170,6 +170,44 @@ const scriptHandler: Handler = (args, name) => {
   return typeof command === 'string' ? { reportSelf: true, runs: [], scripts: [{ via: `${name} -c`, source: command }] } : plain;
 };
 
+/**
+ * `tmux new -d "cmd"`, `tmux split-window 'cmd'`, `tmux run-shell 'cmd'`: the server runs the command words through
+ * the shell, in a pane that outlives the call. `screen -dm cmd args` and `dtach -n SOCK cmd args` start the words.
+ */
+const tmuxCommands = new Set(['new-session', 'new', 'new-window', 'neww', 'split-window', 'splitw', 'respawn-pane', 'respawnp', 'respawn-window', 'respawnw', 'run-shell', 'run', 'display-popup', 'popup', 'pipe-pane', 'pipep', 'if-shell', 'if']);
+const tmuxValueOptions = new Set(['-c', '-e', '-F', '-l', '-n', '-s', '-t', '-x', '-y', '-f', '-L', '-S', '-T', '-d', '-w', '-h', '-b', '-E', '-B', '-p', '-P', '-k', '-Z', '-I', '-o']);
+const tmuxFlagOnly = new Set(['-d', '-P', '-E', '-h', '-v', '-b', '-f', '-k', '-Z', '-I', '-o', '-A', '-D', '-X']);
+const tmux: Handler = (args, name) => {
+  const at = args.findIndex((a) => tmuxCommands.has(a));
+  if (at < 0) return plain;
+  const rest = args.slice(at + 1);
+  const words: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i]!;
+    // `\;` ends this tmux command; the next is tmux's own (send-keys, source-file), judged on the tmux words.
+    if (a === ';' || a === '\\;') break;
+    if (words.length === 0 && a.startsWith('-') && a !== '--') { if (tmuxValueOptions.has(a) && !tmuxFlagOnly.has(a)) i++; continue; }
+    if (a === '--' && words.length === 0) continue;
+    words.push(a);
+  }
+  return words.length === 0 ? plain : { reportSelf: true, runs: [], scripts: [{ via: `${name} ${args[at]}`, source: words.join(' ') }] };
+};
+const screenStart: Handler = (args, name) => {
+  // screen's own options come first; the first other word starts the command (whose options are its own).
+  let at = 0;
+  while (at < args.length && args[at]!.startsWith('-')) at += /^-[cehpsSTtL]$/.test(args[at]!) ? 2 : 1;
+  const words = args.slice(at);
+  return words.length === 0 || args.some((a) => a === '-r' || a === '-x' || a === '-ls' || a === '-list') ? plain : { reportSelf: true, runs: [], scripts: [{ via: name, source: quotedWords(words) }] };
+};
+const dtach: Handler = (args, name) => {
+  const mode = args.findIndex((a) => /^-[ancAN]$/.test(a));
+  if (mode < 0 || args[mode] === '-a') return plain;
+  const words = args.slice(mode + 2).filter((a, i, all) => !(i === 0 && a.startsWith('-')) || all.slice(0, i).some((w) => !w.startsWith('-')));
+  return words.length === 0 ? plain : { reportSelf: true, runs: [], scripts: [{ via: name, source: quotedWords(words) }] };
+};
+/** Words started directly (no shell between): each quoted, so the reading keeps them whole. */
+const quotedWords = (words: readonly string[]): string => words.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ');
+
 /** `trap 'CMD' SIGNAL...`: CMD runs later, in this shell, when the signal (or EXIT) arrives. */
 const trap: Handler = (args, name) => {
   const rest = args[0] === '--' ? args.slice(1) : args;
@@ -337,6 +375,9 @@ const handlers = new Map<string, Handler>([
   ['nohup', noOptions],
   ['setsid', noOptions],
   ['unbuffer', noOptions],
+  ['tmux', tmux],
+  ['screen', screenStart],
+  ['dtach', dtach],
   // Wrappers that start the command after their own options (red team 12: `rlwrap tollgate approve`).
   ['rlwrap', wrapper({ grammar: { shortWithValue: 'bCDfHlOpPqsStwzeMgN', longWithValue: ['break-chars', 'command-name', 'history-no-dupes', 'file', 'history-filename', 'logfile', 'only-cook', 'prompt-colour', 'pre-given', 'quote-characters', 'histsize', 'substitute-prompt', 'set-term-name', 'polling', 'filter', 'extra-char-after-completion', 'multi-line-ext', 'forget-matching'] } })],
   ['eatmydata', noOptions],

@@ -6,7 +6,7 @@
  */
 import { firstOperandIndex } from '../../shell/commandOptions.ts';
 import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
-import { packageRunnerTarget } from './controlCommands.ts';
+import { lookedUpProgram, packageRunnerTarget, runtimeHomeAssignment } from './controlCommands.ts';
 
 /** Subcommands that change Claude Code, each with the actions that only look ('*': all of them look). */
 const claudeSubcommands: ReadonlyMap<string, ReadonlySet<string> | '*'> = new Map<string, ReadonlySet<string> | '*'>([
@@ -38,6 +38,8 @@ const claudeGrammar = {
 const claudeArguments = (command: SimpleCommand): readonly string[] | null => {
   const { program, programPath, args } = command;
   if (program === 'claude' || program === 'claude-code') return args;
+  const looked = lookedUpProgram(programPath);
+  if (looked === 'claude' || looked === 'claude-code') return args;
   if (/^(?:node|nodejs|bun)$/.test(program)) {
     const at = firstOperandIndex(args, 0);
     return args[at] !== undefined && /(?:^|\/)@anthropic-ai\/claude-code\/cli\.m?js$/.test(args[at]!) ? args.slice(at + 1) : null;
@@ -51,6 +53,10 @@ const claudeArguments = (command: SimpleCommand): readonly string[] | null => {
 export const isClaudeControl = (command: SimpleCommand): boolean => {
   const args = claudeArguments(command);
   if (args === null) return false;
+  // `env CLAUDE_CONFIG_DIR=/tmp/c claude`, `HOME=/tmp/h claude`: its settings (and hooks) read from elsewhere.
+  if (command.via.some((v) => /(?:^|\s)CLAUDE_CONFIG_DIR\+?=/.test(v) || runtimeHomeAssignment.test(v))) return true;
+  // `claude -c`, `claude --resume ID`: it takes up the user's conversation.
+  if (args.some((a) => a === '-c' || a === '-r' || a === '--continue' || a === '--resume' || a.startsWith('--resume='))) return true;
   const end = args.indexOf('--');
   const head = end < 0 ? args : args.slice(0, end);
   for (const [i, arg] of head.entries()) {
@@ -73,7 +79,8 @@ export const claudeControlExamples = {
     'claude mcp add evil -- /tmp/evil.sh', 'claude mcp remove tollgate', 'claude config set -g hooks {}', 'claude plugin install x', 'claude update',
     'claude --dangerously-skip-permissions -p "tidy up"', 'claude -p go --permission-mode bypassPermissions', 'claude -p go --permission-mode=dontAsk',
     'claude --settings /tmp/s.json -p go', 'claude --setting-sources user -p go', 'claude --mcp-config /tmp/m.json', 'npx @anthropic-ai/claude-code mcp add x y',
-    'node /usr/lib/node_modules/@anthropic-ai/claude-code/cli.js config set x y',
+    'node /usr/lib/node_modules/@anthropic-ai/claude-code/cli.js config set x y', 'env CLAUDE_CONFIG_DIR=/tmp/c claude', 'HOME=/tmp/h claude',
+    'claude -c', 'claude --resume abc', '$(which claude) mcp add x y',
   ],
   allows: ['claude -p "explain this repo"', 'claude mcp list', 'claude config get theme', 'claude --version', 'claude doctor', 'claude mcp add --help',
     'claude -p "update the docs" --permission-mode plan', 'claude -p -- --settings'],

@@ -803,6 +803,9 @@ const unguardingDeclaration = new RegExp(`(?:^|[\\n;&|(){}]|\\b(?:export|declare
 /** A declaration word whose name (before `=`, or the whole word) holds an expansion: `export $n=1`, `declare -x "${p}_MODE"`. */
 const builtExportName = /(?:^|[\s;&|(){}`])(export|declare\s+(?:-[a-zA-Z]+\s+)*-[a-zA-Z]*x[a-zA-Z]*|typeset\s+(?:-[a-zA-Z]+\s+)*-[a-zA-Z]*x[a-zA-Z]*|local\s+(?:-[a-zA-Z]+\s+)*-[a-zA-Z]*x[a-zA-Z]*)(?:\s+(?:-[a-zA-Z]+|[A-Za-z_][A-Za-z0-9_]*(?:\+?=(?:"[^"]*"|'[^']*'|[^\s;&|)]*))?))*\s+((?:[A-Za-z0-9_"']|\\.)*[$`][^\s=;&|)]*)/;
 
+/** `export HERMES_YOLO_MOD''E=1`, `export {HERMES_YOLO_MODE,X}=1`, `export HERMES\_YOLO_MODE=1`: quoting, escapes or braces in the name. */
+const quotedExportName = /(?:^|[\s;&|(){}`])(export|declare\s+(?:-[a-zA-Z]+\s+)*-[a-zA-Z]*x[a-zA-Z]*|typeset\s+(?:-[a-zA-Z]+\s+)*-[a-zA-Z]*x[a-zA-Z]*)\s+(?:(?:-[a-zA-Z]+|[A-Za-z_][A-Za-z0-9_]*(?:\+?=(?:"[^"]*"|'[^']*'|[^\s;&|)]*))?)\s+)*((?:[A-Za-z0-9_]*(?:''|""|\\[A-Za-z0-9_]|'[A-Za-z0-9_]+'|"[A-Za-z0-9_]+"|\{[^{}\s]*,[^{}\s]*\}))+[A-Za-z0-9_{},]*\+?=)/;
+
 /** Findings about the line as a whole (the analyzer records no command for a bare declaration). */
 export const lineFindings = (source: string): CommandFinding[] => {
   const match = mentionsUnguardingVariable(source) ? unguardingDeclaration.exec(source) : null;
@@ -898,7 +901,7 @@ export const commandFindings = (analysis: ShellAnalysis, scope: LineScope, scrip
       out.push({ id: 'hermes-control', what: `${name} exported for the Hermes started next`, verdict: 'block' });
   }
   // `export HERMES_YOL${X}O_MODE=1`, `declare -x "$n=1"`: a name made at run time may be any of the switches above.
-  const built = builtExportName.exec(line);
+  const built = builtExportName.exec(line) ?? quotedExportName.exec(line);
   if (built !== null) out.push({ id: 'hidden-command', what: `${built[1]} of a variable whose name is made at run time (${built[2]})`, verdict: 'block' });
   // `IFS=,; x=rm,data/ledger.db; $x`: with IFS changed, the words a variable splits into are not the ones read here.
   if (/(?:^|[\s;&|(])IFS=/.test(line) && analysis.commands.some((c) => /^\s*["']?\$/.test(c.text)))

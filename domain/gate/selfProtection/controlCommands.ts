@@ -154,9 +154,15 @@ const resumesSession = (args: readonly string[]): boolean => {
 /** Hermes' short options that take a value, chat's `-q` (the query) included. */
 const shortOptionsWithValue = `${hermesGrammar.shortWithValue}q`;
 
+/** `$(which hermes)`, `` `command -v claude` ``: a program word that looks the runtime up by name at run time. */
+export const lookedUpProgram = (word: string): string | null =>
+  /^(?:\$\(|`)\s*(?:which|command\s+-[vV]|type\s+-[pPa]+|whereis\s+-b)\s+['"]?([\w.-]+)['"]?\s*(?:\)|`)$/.exec(word)?.[1] ?? null;
+
 const hermesArguments = (command: SimpleCommand): readonly string[] | null => {
   const { program, args } = command;
   if (program === 'hermes' || program === 'hermes-agent') return args;
+  const looked = lookedUpProgram(command.programPath);
+  if (looked === 'hermes' || looked === 'hermes-agent') return args;
   if (/^python[0-9.]*$/.test(program) && args[0] === '-m' && /^hermes(?:_cli|_agent)?(?:\.main)?$/.test(args[1] ?? '')) return args.slice(2);
   const inner = pythonRunnerCommand(command);
   return inner === null ? null : hermesArguments(inner);
@@ -463,8 +469,19 @@ const unguardingFlags = new Set(['--yolo', '--safe-mode', '--accept-hooks', '--i
 /** A Hermes started without its plugins, in yolo, with hooks accepted, or on another home: an agent the guard does not see. */
 export const startsUnguardedHermes = (command: SimpleCommand): boolean => {
   const args = hermesArguments(command);
-  return args !== null && (args.some((a) => unguardingFlags.has(a)) || command.via.some((v) => unguardingVariables.test(v)) || agentOnProfile(args));
+  return args !== null && (args.some(unguardingFlag) || command.via.some((v) => unguardingVariables.test(v) || homeAssignment.test(v)) || agentOnProfile(args));
 };
+
+/** `--safe-mode`, or any prefix of it argparse would accept (`--safe`, `--yo`): a unique prefix names the option. */
+const unguardingFlag = (arg: string): boolean => {
+  if (!arg.startsWith('--') || arg === '--') return false;
+  const name = arg.replace(/=.*$/s, '');
+  return unguardingFlags.has(name) || (name.length >= 4 && [...unguardingFlags].some((flag) => flag.startsWith(name)));
+};
+
+/** `HOME=/tmp/x hermes`: the Hermes started reads ~/.hermes (its plugins, the guard) from another home. */
+const homeAssignment = /(?:^|\s)HOME\+?=(?!\$HOME(?:\s|$)|\$\{HOME\}(?:\s|$))/;
+export const runtimeHomeAssignment = homeAssignment;
 
 /**
  * `hermes -p other chat`, `hermes chat -q x --profile other`: Hermes reads -p/--profile anywhere before `--`

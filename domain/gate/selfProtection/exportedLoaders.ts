@@ -113,6 +113,9 @@ const exportedFinding = (name: string, given: string | null, analysis: ShellAnal
     return /[/~$`@!]|\b(?:so(?:urce)?|runtime|require|dofile|loadfile|do)\b/.test(value) ? hidden(`exported ${name}: start-up code that loads ${value}`) : null;
   }
   if (!commandVariables.test(name)) return null;
+  // `GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=/tmp/h`: every later git runs its hooks from that folder.
+  if (/^GIT_CONFIG_VALUE_\d+$/.test(name) && gitKeyIs(name, analysis, /^(?:core\.hookspath|include\.path|includeif\..*\.path)$/i))
+    return hidden(`exported ${name}: git's ${value === null ? 'hooks or included config' : `hooks or included config from ${value}`}, read by every later git, unguarded`);
   if (value === null) return hidden(`exported ${name}: a command the floor cannot read`);
   if (given === null) {
     const context = scope.contexts[0] ?? { home: scope.index.facts.home, hermesHome: scope.index.facts.hermesHome, cwd: null, base: null };
@@ -142,6 +145,12 @@ const endpointFinding = (name: string, value: string | null, scope: LineScope): 
     if (/[$`]/.test(socket)) return hidden(`exported ${name}=${value}: a socket the floor cannot name`);
   }
   return null;
+};
+
+const gitKeyIs = (name: string, analysis: ShellAnalysis, key: RegExp): boolean => {
+  const keyName = name.replace('VALUE', 'KEY');
+  const written = analysis.exports?.[keyName] ?? writtenValue(analysis.source, keyName);
+  return typeof written === 'string' && key.test(written);
 };
 
 /** Whether GIT_CONFIG_VALUE_n's key (GIT_CONFIG_KEY_n, exported on the line) is one git runs as a command; unknown counts. */

@@ -9,6 +9,7 @@ import { parseOptions } from '../../shell/commandOptions.ts';
 import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 import { containsProtected, resolvePath, type PathHit } from './protectedPaths.ts';
 import { contextOf, hitOf, wordHit, type LineScope } from './shellScope.ts';
+import { readOnlyPrograms } from './shellOperands.ts';
 
 /** A host folder a sandbox binds: writable or not, and the path it gets inside (null: the same path). */
 export interface Binding {
@@ -31,6 +32,8 @@ const optionValues = (words: readonly string[], names: readonly string[]): strin
     const eq = w.indexOf('=');
     if (eq > 0 && names.includes(w.slice(0, eq))) out.push(w.slice(eq + 1));
     else if (names.includes(w) && words[i + 1] !== undefined) out.push(words[++i]!);
+    // A short option with its value attached (`-b/tmp/x:/d`).
+    else if (/^-[A-Za-z]./.test(w) && names.includes(w.slice(0, 2))) out.push(w.slice(2));
   }
   return out;
 };
@@ -58,6 +61,28 @@ const sandboxWords = (command: SimpleCommand): { program: string; words: readonl
     const words = entry.split(/\s+/);
     const program = (words[0] ?? '').split('/').pop() ?? '';
     if (sandboxRows.has(program)) out.push({ program, words: words.slice(1) });
+  }
+  return out;
+};
+
+/** Options that lay an empty or private folder over a path for the sandboxed program (the home, for firejail's --private). */
+const coveringOptions: ReadonlyMap<string, readonly string[]> = new Map([
+  ['firejail', ['--tmpfs', '--blacklist', '--private', '--overlay-tmpfs']], ['bwrap', ['--tmpfs', '--remount-ro']], ['proot', []], ['systemd-nspawn', ['--tmpfs', '--inaccessible']],
+]);
+const coveredFolders = (command: SimpleCommand): string[] => {
+  const out: string[] = [];
+  const entries = [{ program: command.program, words: command.args }, ...command.via.map((v) => { const w = v.split(/\s+/); return { program: (w[0] ?? '').split('/').pop() ?? '', words: w.slice(1) }; })];
+  for (const { program, words } of entries) {
+    const options = coveringOptions.get(program);
+    if (options === undefined) continue;
+    words.forEach((word, i) => {
+      for (const option of options) {
+        if (word === option && words[i + 1] !== undefined && !words[i + 1]!.startsWith('-')) out.push(words[i + 1]!);
+        else if (word.startsWith(`${option}=`)) out.push(option === '--private' ? '~/.hermes' : word.slice(option.length + 1).split(':')[0]!);
+        // `firejail --private` alone: a fresh home, so ~/.hermes (its plugins) is not the one the guard watches.
+        else if (word === option && option === '--private') out.push('~/.hermes');
+      }
+    });
   }
   return out;
 };
@@ -170,6 +195,11 @@ export const exposureFindings = (command: SimpleCommand, scope: LineScope): Expo
     const hit = folderHolds(bind.source, command, scope, !bind.writable);
     if (hit !== null) out.push(bind.writable ? { id: 'write-protected-path', what: `${hit.what}, bound at ${bind.inside} in a sandbox` } : { id: 'read-secret', what: `${hit.what}, bound at ${bind.inside} in a sandbox` });
   }
+  // `firejail --tmpfs=~/.hermes hermes`, `bwrap --tmpfs ~/.hermes …`: the folder is emptied for what runs inside.
+  for (const folder of readOnlyPrograms.has(command.program) ? [] : coveredFolders(command)) {
+    const covered = folderHolds(folder, command, scope, false) ?? wordHit(scope, command, folder);
+    if (covered !== null) out.push({ id: 'write-protected-path', what: `${covered.what}, hidden by an empty folder in a sandbox` });
+  }
   for (const folder of servedFolders(command)) {
     const hit = folderHolds(folder, command, scope, true, true);
     if (hit !== null) out.push({ id: 'read-secret', what: `${hit.what}, published by ${command.program}` });
@@ -190,6 +220,7 @@ export const folderExposureExamples = {
     'python -m http.server -d data', 'busybox httpd -h data', 'caddy file-server --root data', 'npx serve -l 5000 data', 'rclone serve webdav /home/agent/project/data',
     // Red team 12: a folder bound over a protected one, for the program run inside.
     'proot -b /tmp/x:/home/agent/.hermes hermes', 'firejail --bind=/tmp/x,/home/agent/.hermes hermes', 'proot -b /tmp/t:/opt/tollgate/bin sh',
+    'firejail --tmpfs=/home/agent/.hermes hermes', 'firejail --private hermes', 'firejail --private=/tmp/h hermes',
   ],
   allows: [
     'systemd-nspawn --bind=/srv/data:/data -D /srv/c', 'proot -b /tmp/x:/x sh', 'firejail --bind=/tmp/a,/tmp/b sh', 'proot -b /home/agent/project/data sh',

@@ -230,6 +230,16 @@ describe('bash analyzer', () => {
         expect(commands(line).map((c) => [c.program, ...c.args]), line).to.deep.include(['rm', '-rf', '/']);
     });
 
+    it('reads the command tmux, screen and dtach start in a detached session (red team 13)', () => {
+      expect(commands('tmux new -d "rm -rf /"').map((c) => [c.program, ...c.args])).to.deep.include(['rm', '-rf', '/']);
+      expect(commands("tmux split-window -h 'rm -rf /'").map((c) => [c.program, ...c.args])).to.deep.include(['rm', '-rf', '/']);
+      expect(commands('screen -S x -dm bash -c "rm -rf /"').map((c) => [c.program, ...c.args])).to.deep.include(['rm', '-rf', '/']);
+      expect(commands('dtach -n /tmp/s rm -rf /').map((c) => [c.program, ...c.args])).to.deep.include(['rm', '-rf', '/']);
+      expect(programs('tmux ls')).to.deep.equal(['tmux']);
+      expect(programs('screen -r')).to.deep.equal(['screen']);
+      expect(programs('tmux new -d -s x \\; send-keys -t y ls Enter')).to.deep.equal(['tmux']);
+    });
+
     it('does not unwrap a wrapper that only asks about a command (command -v, sudo -l)', () => {
       expect(commands('command -v rm')).to.deep.equal([{ program: 'command', args: ['-v', 'rm'], via: [] }]);
       expect(programs('sudo -l rm')).to.deep.equal(['sudo']);
