@@ -824,7 +824,9 @@ export class CommandExtractor {
       for (const code of mapfileCallbacks(args)) this.script(code, scope, `${program} -C`, undefined, index, level);
     this.state.recordWrites(command);
     if (this.followPlumbing(command, scope, feed, index, level)) return;
-    const readsStdin = isShell(program) ? shellMode(args).kind === 'stdin' : (program === 'source' || program === '.') && stdinPaths.has(args[0] ?? '');
+    // at and batch read the commands they run later from standard input (unless -f names a file, or they only list or remove jobs).
+    const atReads = (program === 'at' || program === 'batch') && !args.some((a) => /^-[a-zA-Z]*[flrdc]/.test(a));
+    const readsStdin = isShell(program) ? shellMode(args).kind === 'stdin' : ((program === 'source' || program === '.') && stdinPaths.has(args[0] ?? '')) || atReads;
     if (feed && readsStdin) {
       // The shell reads its code from standard input: that input is consumed as code, not passed on.
       const label = feed.label.endsWith('|') ? `${feed.label} ${program}` : `${program} ${feed.label}`;

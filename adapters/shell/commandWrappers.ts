@@ -403,7 +403,7 @@ const handlers = new Map<string, Handler>([
   })],
   ['strace', wrapper({ grammar: { shortWithValue: 'abeEIoOpPsSUXu' }, queryShort: 'p' })],
   ['ltrace', wrapper({ grammar: { shortWithValue: 'aAeDFlnosuxp' }, queryShort: 'p' })],
-  ['unshare', wrapper({ grammar: { shortWithValue: 'SGRw', longWithValue: ['setuid', 'setgid', 'root', 'wd'] } })],
+  ['unshare', wrapper({ grammar: { shortWithValue: 'SGRw', longWithValue: ['setuid', 'setgid', 'root', 'wd', 'propagation', 'map-user', 'map-group', 'map-users', 'map-groups', 'setgroups', 'load-interp'] } })],
   ['nsenter', wrapper({ grammar: { shortWithValue: 'tSGrwT', longWithValue: ['target', 'setuid', 'setgid', 'root', 'wd'] } })],
   ['torsocks', wrapper({ grammar: { shortWithValue: 'uapP' } })],
   ['proxychains', wrapper({ grammar: { shortWithValue: 'f' } })],

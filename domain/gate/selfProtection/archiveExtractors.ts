@@ -105,6 +105,19 @@ export const extractorRows: readonly ExtractorRow[] = [
     why: 'bsdcpio -i extracts into the working folder',
   },
   {
+    programs: ['ditto'],
+    destination: (args) => { const words = operands(args); return words.length >= 2 ? words[words.length - 1]! : null; },
+    why: 'ditto SRC DST copies a tree into DST',
+  },
+  {
+    programs: ['rclone'],
+    destination: (args) => { const words = operands(args); return ['copy', 'sync', 'move', 'copyto', 'moveto', 'bisync', 'mount', 'nfsmount'].includes(words[0] ?? '') ? words[words.length - 1] ?? null : null; },
+    why: 'rclone copy, sync and mount write into the last path',
+  },
+  { programs: ['arj'], destination: (args) => (/^[xe]$/.test(args[0] ?? '') ? operands(args)[2] ?? '.' : null), why: 'arj x ARCHIVE DIR extracts into DIR' },
+  { programs: ['zpaq'], destination: (args) => (args[0] === 'x' ? valueOf(args, null, ['to']) ?? '.' : null), why: 'zpaq x ARCHIVE -to DIR extracts into DIR' },
+  { programs: ['archivemount', 'fuse-zip', 'ratarmount', 'mount.zip'], destination: (args) => operands(args)[operands(args).length - 1] ?? null, why: 'an archive mounted over the last path' },
+  {
     programs: ['rpm2archive', 'rpmdev-extract', 'unp', 'dtrx', 'extract', 'patool'],
     destination: (args) => (args[0] === 'list' || args.includes('-l') || args.includes('--list') ? null : valueOf(args, 'C', ['outdir', 'directory']) ?? '.'),
     why: 'general unpackers write into the working folder (or the folder given)',
@@ -125,4 +138,6 @@ export const extractorExamples: readonly { readonly line: string; readonly into:
   { line: 'xorriso -osirrox on -indev /tmp/a.iso -extract / .', into: '.' }, { line: 'jar xf /tmp/a.jar', into: '.' }, { line: 'jar cf x.jar .', into: null },
   { line: 'bsdcpio -id', into: '.' }, { line: 'bsdcpio -o', into: null }, { line: 'aunpack -X /root/.hermes a.tgz', into: '/root/.hermes' },
   { line: 'patool extract a.rar --outdir /root/.hermes', into: '/root/.hermes' }, { line: 'patool list a.rar', into: null },
+  { line: 'ditto /tmp/e /root/.hermes', into: '/root/.hermes' }, { line: 'rclone copy r:/x /root/.hermes', into: '/root/.hermes' }, { line: 'rclone ls r:', into: null },
+  { line: 'arj x /tmp/a.arj /root/.hermes', into: '/root/.hermes' }, { line: 'zpaq x /tmp/a.zpaq -to /root/.hermes', into: '/root/.hermes' }, { line: 'archivemount /tmp/a.tar /root/.hermes', into: '/root/.hermes' },
 ];

@@ -12,11 +12,17 @@ import { commandVariables, isGitCommandKey } from './embeddedCommands.ts';
 import { shellTextFindings } from './inlineCode.ts';
 import { unreadFileRun } from './loaderFileTexts.ts';
 import { loopbackPortUnknown, namesLoopbackPort } from './loopbackHosts.ts';
-import { matchAbsolute } from './protectedPaths.ts';
+import { matchAbsolute, resolvePath } from './protectedPaths.ts';
+import { runLaterPlace } from './placedCode.ts';
+import { hitOf } from './shellScope.ts';
 import type { LineScope } from './shellScope.ts';
 
 /** Command variables whose value is a command line (not options or a prompt): its program may be a file. */
 const commandLineVariables = /^(?:GIT_(?:PAGER|EDITOR|SEQUENCE_EDITOR|SSH_COMMAND|SSH|ASKPASS|EXTERNAL_DIFF|PROXY_COMMAND)|SSH_ASKPASS|(?:MAN|SYSTEMD_|GH_|PSQL_|BAT_|DELTA_)?PAGER|GH_EDITOR|EDITOR|VISUAL|SUDO_EDITOR|FCEDIT|SVN_EDITOR|HGEDITOR|LESSOPEN|LESSCLOSE|PROMPT_COMMAND|RSYNC_RSH|RSYNC_CONNECT_PROG|BROWSER|(?:CARGO_BUILD_)?RUSTC(?:_WORKSPACE)?_WRAPPER|RUSTC|SUDO_ASKPASS|(?:npm|NPM)_(?:config|CONFIG)_(?:script_shell|SCRIPT_SHELL|shell|SHELL)|SHELL|CONFIG_SHELL|CC|CXX|CPP|LD|AR)$/;
+
+const temporaryFolder = /^\/(?:tmp|var\/tmp|dev\/shm)(?:\/|$)/;
+/** Variables naming the file a shell or REPL writes its history to. */
+const historyFileVariables: ReadonlySet<string> = new Set(['HISTFILE', 'LESSHISTFILE', 'NODE_REPL_HISTORY', 'PYTHON_HISTORY', 'SQLITE_HISTORY', 'MYSQL_HISTFILE', 'PSQL_HISTORY', 'REDISCLI_HISTFILE', 'IRB_HISTORY_FILE']);
 
 /** make reads every makefile MAKEFILES names before the project's own (space-separated): rules the floor never read. */
 const makefileListVariable = 'MAKEFILES';
@@ -94,6 +100,21 @@ const exportedFinding = (name: string, given: string | null, analysis: ShellAnal
     if (value === null) return { id: 'hermes-control', what: 'exported HOME with a value the floor cannot know: later Hermes starts read their home there' };
     if (/^(?:\$HOME|\$\{HOME\}|~)\/*$/.test(value)) return null;
     return home !== null && value.replace(/\/+$/, '') === home.replace(/\/+$/, '') ? null : { id: 'hermes-control', what: `exported HOME=${value}: later Hermes starts read ~/.hermes from there, without the guard` };
+  }
+  // `export PORT=8787; node server.js`: the next server started serves on tollgate's port.
+  if (/^(?:[A-Z_]*_)?PORT$/.test(name) && value !== null && scope.index.facts.httpPort !== null && Number(value.trim()) === scope.index.facts.httpPort)
+    return { id: 'socket-client', what: `exported ${name}=${value}: the next server started listens on tollgate's port` };
+  // `export PATH=/tmp/evil:$PATH`: every later command name (hermes, git, node) may be a file planted there, unread.
+  if (name === 'PATH' && value !== null) {
+    const planted = value.split(':').find((folder) => temporaryFolder.test(folder));
+    if (planted !== undefined) return hidden(`exported PATH with ${planted} in it: later commands may run files planted there, unread`);
+  }
+  // `export HISTFILE=~/.hermes/config.yaml`: the shell writes its history over that file when it exits.
+  if (historyFileVariables.has(name)) {
+    const context = scope.contexts[0] ?? { home: scope.index.facts.home, hermesHome: scope.index.facts.hermesHome, cwd: null, base: null };
+    const hit = value === null ? null : hitOf(value, context, scope.index);
+    if (hit !== null && hit.kind !== 'hermes-home') return { id: 'write-protected-path', what: `exported ${name}=${value}: the history is written over ${hit.what}` };
+    if (value !== null && runLaterPlace(resolvePath(value, context)?.absolute ?? value, scope.index.facts.home) !== null) return hidden(`exported ${name}=${value}: history lines written into a file run later`);
   }
   if (name === makefileListVariable) {
     if (value === null) return hidden(`exported ${name}: makefiles read from a place the floor cannot name`);

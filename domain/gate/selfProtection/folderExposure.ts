@@ -65,6 +65,14 @@ const sandboxWords = (command: SimpleCommand): { program: string; words: readonl
   return out;
 };
 
+/** Whether the folder is, holds or lies in a Hermes home or a `.claude` folder (what a runtime reads its guard from). */
+const coversRuntimeHome = (folder: string, command: SimpleCommand, scope: LineScope): boolean => {
+  const absolute = resolvePath(folder, contextOf(scope, command))?.absolute;
+  if (absolute == null) return /\.hermes|\.claude/.test(folder);
+  const homes = [...scope.index.facts.hermesHomes, ...(scope.index.facts.home === null ? [] : [`${scope.index.facts.home}/.claude`])];
+  return homes.some((home) => home === absolute || home.startsWith(`${absolute.replace(/\/+$/, '')}/`) || absolute.startsWith(`${home}/`)) || /(?:^|\/)\.claude(?:\/|$)/.test(absolute);
+};
+
 /** Options that lay an empty or private folder over a path for the sandboxed program (the home, for firejail's --private). */
 const coveringOptions: ReadonlyMap<string, readonly string[]> = new Map([
   ['firejail', ['--tmpfs', '--blacklist', '--private', '--overlay-tmpfs']], ['bwrap', ['--tmpfs', '--remount-ro']], ['proot', []], ['systemd-nspawn', ['--tmpfs', '--inaccessible']],
@@ -73,6 +81,8 @@ const coveredFolders = (command: SimpleCommand): string[] => {
   const out: string[] = [];
   const entries = [{ program: command.program, words: command.args }, ...command.via.map((v) => { const w = v.split(/\s+/); return { program: (w[0] ?? '').split('/').pop() ?? '', words: w.slice(1) }; })];
   for (const { program, words } of entries) {
+    // bwrap's `--bind SRC DST`: DST shows SRC's files inside (a bind of a path onto itself hides nothing).
+    if (program === 'bwrap') words.forEach((word, i) => { if (/^--(?:ro-|dev-)?bind(?:-try)?$/.test(word) && words[i + 2] !== undefined && words[i + 2] !== words[i + 1]) out.push(words[i + 2]!); });
     const options = coveringOptions.get(program);
     if (options === undefined) continue;
     words.forEach((word, i) => {
@@ -183,7 +193,7 @@ const folderHolds = (word: string, command: SimpleCommand, scope: LineScope, sec
 
 /** A protected folder bound elsewhere in a sandbox, or published by a file server. */
 export const exposureFindings = (command: SimpleCommand, scope: LineScope): ExposureFinding[] => {
-  if (command.via.length === 0 && !sandboxRows.has(command.program) && !fileServerRows.has(command.program) && !runnerPrograms.has(command.program)
+  if (command.via.length === 0 && !sandboxRows.has(command.program) && !coveringOptions.has(command.program) && !fileServerRows.has(command.program) && !runnerPrograms.has(command.program)
     && command.program !== 'pnpm' && command.program !== 'yarn') return [];
   const out: ExposureFinding[] = [];
   for (const bind of sandboxBindings(command)) {
@@ -196,9 +206,10 @@ export const exposureFindings = (command: SimpleCommand, scope: LineScope): Expo
     if (hit !== null) out.push(bind.writable ? { id: 'write-protected-path', what: `${hit.what}, bound at ${bind.inside} in a sandbox` } : { id: 'read-secret', what: `${hit.what}, bound at ${bind.inside} in a sandbox` });
   }
   // `firejail --tmpfs=~/.hermes hermes`, `bwrap --tmpfs ~/.hermes …`: the folder is emptied for what runs inside.
+  // Only what a runtime started inside reads matters: a Hermes home, Claude Code's settings (hiding /tmp from a test hides nothing the guard needs).
   for (const folder of readOnlyPrograms.has(command.program) ? [] : coveredFolders(command)) {
     const covered = folderHolds(folder, command, scope, false) ?? wordHit(scope, command, folder);
-    if (covered !== null) out.push({ id: 'write-protected-path', what: `${covered.what}, hidden by an empty folder in a sandbox` });
+    if (covered !== null && coversRuntimeHome(folder, command, scope)) out.push({ id: 'write-protected-path', what: `${covered.what}, hidden by an empty folder in a sandbox` });
   }
   for (const folder of servedFolders(command)) {
     const hit = folderHolds(folder, command, scope, true, true);
@@ -220,7 +231,7 @@ export const folderExposureExamples = {
     'python -m http.server -d data', 'busybox httpd -h data', 'caddy file-server --root data', 'npx serve -l 5000 data', 'rclone serve webdav /home/agent/project/data',
     // Red team 12: a folder bound over a protected one, for the program run inside.
     'proot -b /tmp/x:/home/agent/.hermes hermes', 'firejail --bind=/tmp/x,/home/agent/.hermes hermes', 'proot -b /tmp/t:/opt/tollgate/bin sh',
-    'firejail --tmpfs=/home/agent/.hermes hermes', 'firejail --private hermes', 'firejail --private=/tmp/h hermes',
+    'firejail --tmpfs=/home/agent/.hermes hermes', 'firejail --private hermes', 'firejail --private=/tmp/h hermes', 'bwrap --bind /tmp/x /home/agent/.hermes hermes',
   ],
   allows: [
     'systemd-nspawn --bind=/srv/data:/data -D /srv/c', 'proot -b /tmp/x:/x sh', 'firejail --bind=/tmp/a,/tmp/b sh', 'proot -b /home/agent/project/data sh',

@@ -56,7 +56,8 @@ const shellCalls = /\b(?:os\.system|os\.popen|subprocess\b|shell\s*=\s*True|comm
 const tollgateWord = String.raw`(?:^|[\s;&|(\`'"=!])(?:[\w./~-]*/)?(?:tollgate(?:\.mjs|\.js)?|ops/cli/main\.ts)`;
 const tollgateCommand = new RegExp(`${tollgateWord}((?:\\s+(?:-c|--config)\\s+\\S+|\\s+-\\S+)*)\\s+([a-z][a-z-]*)`, 'g');
 const hermesCommand = /(?:^|[\s;&|(`'"=!])(?:[\w./~-]*\/)?hermes(?:-agent)?(?:\s+(?:-p|--profile)\s+\S+)?\s+(plugins?|config|hooks|setup|uninstall|update|auth|login|logout|model|tools|gateway|profile|claw)\b(?:\s+(\S+))?/g;
-const unguardingHermes = new RegExp(String.raw`\bhermes\b[^\n]*\s--(?:yolo|safe-mode|accept-hooks|ignore-user-config|ignore-rules)\b|\b` + unguardingAssignment);
+// Unguarding flags (and argparse's prefixes of them), and a session taken up (`--resume`, `-c`), in text or argv lists.
+const unguardingHermes = new RegExp(String.raw`\bhermes(?:-agent)?\b[^\n;|&]*?[\s'",](?:--(?:yo|yol|yolo|safe|safe-|safe-m\w*|accept-h\w*|ignore-u\w*|ignore-r\w*|resu?m?e?|cont\w*)|-[A-Za-z]*[rc])(?=[\s'",=)\]]|$)|\b` + unguardingAssignment);
 const hermesCliImport = /(?:\bfrom\s+hermes_cli\b|\bimport\s+hermes_cli\b|(?:^|\s)-m\s*hermes_cli\b|__import__\(\s*['"]hermes_cli|import_module\(\s*['"]hermes_cli)/;
 const shellKill = /(?:^|[\s;&|(`'"!])(?:pkill|killall|skill|fuser\s+-k|kill)\b[^\n]*?(?:tollgate|hermes|gateway|pgrep|pidof|PPID|\bnode\b|[*?\]]\.pid\b|lsof)/;
 
@@ -83,7 +84,10 @@ export const hermesCodeControl = (text: string): CodeFinding | null => {
   const cli = text.includes('hermes_cli') ? hermesCliImport.exec(text) : null;
   if (cli !== null) return { id: 'hermes-control', what: `Hermes' own command-line code (${cli[0].trim()})` };
   const set = mentionsUnguardingVariable(text) ? unguardingCodeAssignment.exec(text) : null;
-  return set === null ? null : { id: 'hermes-control', what: set[0].trim() };
+  if (set !== null) return { id: 'hermes-control', what: set[0].trim() };
+  // `os.environ['HOME'] = '/tmp/x'; os.system('hermes chat')`, `env={'HOME': …}`: the runtime started reads another home.
+  const home = /\b(?:hermes|claude)\b/.test(text) ? /['"]HOME['"]\s*\]?\s*[=:,](?!=)|\benv\.HOME\s*=(?!=)|ENV\{['"]?HOME['"]?\}\s*=(?!=)|\bputenv\(\s*['"]HOME=/.exec(text) : null;
+  return home === null ? null : { id: 'hermes-control', what: `HOME set for the runtime code starts (${home[0].trim()})` };
 };
 
 const pidIn = (text: string, pid: number | null): boolean => pid !== null && new RegExp(`(?<![0-9.])[+]?0*${pid}(?![0-9])`).test(text);
@@ -191,7 +195,8 @@ const codeFindings = (code: string, index: ProtectionIndex, context: PathContext
   if (shellCalls.test(folded) || spawnCalls.test(folded)) for (const text of [...literals, ...literalLists(folded), ...callArgumentLists(folded), ...commandLiterals(folded), ...computedProgramCommands(folded)]) findings.push(...shellTextFindings(text, index, context));
   const control = controlInText(folded);
   if (control !== null && (shellCalls.test(folded) || spawnCalls.test(folded) || /\bsh\b|bash/.test(folded))) findings.push(control);
-  else { const hermes = hermesCodeControl(folded); if (hermes !== null) findings.push(hermes); }
+  // The code as written too: a fold reads `os.environ['HOME']` as `~`, and the assignment to it would be lost.
+  else { const hermes = hermesCodeControl(folded) ?? (folded === code ? null : hermesCodeControl(code)); if (hermes !== null) findings.push(hermes); }
   // A protected path named by code that does more than read.
   const searched = withoutPrintedLiterals(folded);
   const hit = hitInText(searched, context, index);

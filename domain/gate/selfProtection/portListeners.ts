@@ -14,7 +14,7 @@ interface ListenerRow {
 }
 
 const hasFlag = (args: readonly string[], letter: string, long?: string): boolean =>
-  args.some((a) => (/^-[a-zA-Z]+$/.test(a) && a.includes(letter)) || (long !== undefined && (a === `--${long}` || a.startsWith(`--${long}=`))));
+  args.some((a) => (/^-[a-zA-Z]+\d*$/.test(a) && a.replace(/\d+$/, '').includes(letter)) || (long !== undefined && (a === `--${long}` || a.startsWith(`--${long}=`))));
 
 /** The value of `-x V`, `-xV`, `--long V` or `--long=V` wherever it appears (every occurrence). */
 const optionValues = (args: readonly string[], short: string | null, long: readonly string[]): string[] => {
@@ -52,18 +52,19 @@ export const listenerRows: readonly ListenerRow[] = [
   { programs: new Set(['php']), listens: (a) => a.includes('-S'), why: 'php -S HOST:PORT serves' },
   { programs: new Set(['http-server', 'serve', 'live-server', 'httpd', 'caddy', 'miniserve', 'simplehttpserver', 'webfsd', 'darkhttpd', 'twistd', 'json-server', 'daphne', 'hypercorn', 'tinyproxy', 'mitmproxy', 'mitmdump']), listens: () => true, why: 'a server' },
   { programs: new Set(['ruby']), listens: (a) => a.some((w) => /httpd|WEBrick/.test(w)), why: 'ruby -run -e httpd' },
-  { programs: new Set(['python', 'python3']), listens: (a) => a.some((w) => /^(?:http\.server|SimpleHTTPServer|uvicorn|flask|aiohttp\.web|twisted|smtpd|pyftpdlib|websockets)$/.test(w)), why: 'python -m http.server PORT' },
+  { programs: new Set(['python', 'python2', 'python3', 'python3.8', 'python3.9', 'python3.10', 'python3.11', 'python3.12', 'python3.13', 'pypy3']), listens: (a) => a.some((w) => /^(?:http\.server|SimpleHTTPServer|CGIHTTPServer|uvicorn|flask|aiohttp\.web|twisted|smtpd|aiosmtpd|pyftpdlib|websockets|pydoc|xmlrpc\.server|wsgiref\.simple_server)$/.test(w)), why: 'python -m http.server PORT' },
   { programs: new Set(['uvicorn', 'gunicorn', 'flask', 'hypercorn', 'waitress-serve']), listens: () => true, why: 'a Python web server' },
   { programs: new Set(['openssl']), listens: (a) => a[0] === 's_server', why: 'openssl s_server -accept PORT' },
   { programs: new Set(['websocat']), listens: (a) => hasFlag(a, 's', 'server-mode') || a.some((w) => /^(?:ws|tcp|unix)-l(?:isten)?:/i.test(w)), why: 'websocat as a server' },
   { programs: new Set(['iperf', 'iperf3']), listens: (a) => hasFlag(a, 's', 'server'), why: 'iperf as a server' },
   { programs: new Set(['systemd-socket-activate']), listens: () => true, why: 'systemd-socket-activate -l PORT hands a listening socket to the program' },
+  { programs: new Set(['sshd', 'dropbear', 'pydoc', 'pydoc3', 'next', 'hugo', 'jekyll', 'mkdocs', 'vite', 'webpack-dev-server', 'ng', 'astro', 'nuxt', 'remix', 'gatsby', 'parcel', 'flask', 'rails', 'php-fpm', 'code-server', 'jupyter', 'jupyter-lab', 'jupyter-notebook', 'tensorboard', 'streamlit', 'gradio', 'mlflow', 'ttyd', 'gotty', 'wetty']), listens: () => true, why: 'a server given its port' },
   { programs: new Set(['chisel', 'frps', 'gost', 'redir', 'rinetd', 'tcpproxy', 'sslh', 'haproxy', 'nginx']), listens: () => true, why: 'a relay or proxy that listens' },
 ];
 
 /** Words that give the port: a bare number, `-p N`, `--port=N`, `:N`, `HOST:N`, `TCP-LISTEN:N,fork`. */
 const namesPort = (args: readonly string[], port: number): string | undefined =>
-  args.find((w) => [...withArithmeticFolded(w).matchAll(/(?:^|[:=,])(\d{1,5}|0[xX][0-9a-fA-F]+)(?=$|[,/])|^-p(\d{1,5})$/g)].some((m) => portNumber(m[1] ?? m[2]!) === port));
+  args.find((w) => [...withArithmeticFolded(w).matchAll(/(?:^|[:=,])(\d{1,5}|0[xX][0-9a-fA-F]+)(?=$|[,/])|^-[a-zA-Z]*p(\d{1,5})$/g)].some((m) => portNumber(m[1] ?? m[2]!) === port));
 
 /**
  * Programs that open a local port for a forward: `ssh -L [bind:]PORT:host:port`, `ssh -D PORT`, `docker run -p
@@ -71,8 +72,12 @@ const namesPort = (args: readonly string[], port: number): string | undefined =>
  */
 const forwardListens = ({ program, args }: SimpleCommand, port: number): string | null => {
   if (program === 'ssh' || program === 'autossh') {
-    if (optionValues(args, 'L', []).some((spec) => forwardSpecListens(spec, port, 3))) return 'ssh -L forwards from it';
-    if (optionValues(args, 'D', []).some((spec) => forwardSpecListens(spec, port, 1))) return 'ssh -D serves a proxy on it';
+    // `-L spec`, `-NfL spec` (a bundle ending in L), `-o LocalForward=…`, `-oDynamicForward 8787`.
+    const bundled = (letter: string) => args.flatMap((a, i) => (new RegExp(`^-[a-zA-Z]*${letter}$`).test(a) && args[i + 1] !== undefined ? [args[i + 1]!] : new RegExp(`^-[a-zA-Z]*${letter}(.+)$`).exec(a)?.slice(1, 2) ?? []));
+    const options = args.flatMap((a, i) => (a === '-o' && args[i + 1] !== undefined ? [args[i + 1]!] : a.startsWith('-o') && a.length > 2 ? [a.slice(2)] : []));
+    const forward = (name: string) => options.flatMap((o) => new RegExp(`^${name}\\s*[=\\s]\\s*(.+)$`, 'i').exec(o)?.[1]?.trim().split(/\s+/)[0] ?? []);
+    if ([...bundled('L'), ...forward('LocalForward')].some((spec) => forwardSpecListens(spec, port, 3))) return 'ssh -L forwards from it';
+    if ([...bundled('D'), ...forward('DynamicForward')].some((spec) => forwardSpecListens(spec, port, 1))) return 'ssh -D serves a proxy on it';
     return null;
   }
   if (/^(?:docker|podman|nerdctl)$/.test(program) && args.some((a) => a === 'run' || a === 'create')) {
@@ -130,8 +135,11 @@ export const portListenerExamples = {
     'openssl s_server -port 8787', 'websocat -s 8787', 'websocat ws-l:127.0.0.1:8787 -', 'ssh -N -L 8787:localhost:22 host', 'ssh -L127.0.0.1:8787:db:5432 host', 'ssh -D 8787 host',
     'docker run -p 8787:80 nginx', 'docker run --publish=127.0.0.1:8787:80 nginx', 'podman run -p 8787:80/tcp x', 'kubectl port-forward pod/x 8787:80', 'kubectl port-forward svc/x 8787',
     'iperf3 -s -p 8787', 'twistd web --port tcp:8787', 'vite --port 8787', 'jupyter lab --port=8787', 'npx json-server db.json --port 8787',
-    'systemd-socket-activate -l 8787 cat', 'chisel server -p 8787', 'redir :8787 x:80', 'podman run --net=host -e PORT=8787 x', 'PORT=8787 npm start'],
+    'systemd-socket-activate -l 8787 cat', 'chisel server -p 8787', 'redir :8787 x:80', 'podman run --net=host -e PORT=8787 x', 'PORT=8787 npm start',
+    // Red team 13: bundled flags, ssh's -o forwards, more servers.
+    'nc -lp8787', 'ssh -NfL 8787:x:22 host', 'ssh -oLocalForward=8787:x:1 host', 'ssh -o "LocalForward=8787 localhost:22" host', 'ssh -oDynamicForward=8787 host',
+    'python3 -m pydoc -p 8787', 'python2 -m SimpleHTTPServer 8787', 'next dev -p 8787', 'hugo server -p 8787', '/usr/sbin/sshd -p 8787', '/usr/sbin/sshd -o Port=8787', 'dropbear -p 8787'],
   allows: ['nc -l 9000', 'nc 127.0.0.1 9000', 'python3 -m http.server 9000', 'php -S localhost:8000', 'socat TCP-LISTEN:9000,fork TCP:db:5432', 'npx http-server -p 8080',
     'ssh -R 8787:localhost:80 host', 'ssh -L 5432:localhost:8787 host', 'docker run -p 8080:8787 app', 'kubectl port-forward pod/x 9000:8787', 'vite --port 5173',
-    'curl --port 8787 x', 'ssh -p 8787 remote.example.com', 'openssl s_client -connect example.com:443', 'iperf3 -c host -p 8787', 'PORT=3000 npm start', 'redir :9000 x:80'],
+    'curl --port 8787 x', 'ssh -p 8787 remote.example.com', 'openssl s_client -connect example.com:443', 'iperf3 -c host -p 8787', 'PORT=3000 npm start', 'redir :9000 x:80', 'ssh -NfL 9000:x:22 host', 'next dev -p 3000', 'hugo server'],
 };

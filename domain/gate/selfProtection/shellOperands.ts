@@ -187,6 +187,7 @@ const programOperands = (command: SimpleCommand): Operands => {
       return { ...writeAll(words), treeReads: program !== 'jar' ? parseOptions(args).operands.slice(2) : packsFolders(program, args) ? words : [] };
     }
     case 'mksquashfs': case 'mkisofs': case 'genisoimage': case 'restic': case 'borg': case 'rclone': case 'duplicity':
+      { const into = extractionFolder(program, args); if (into !== null) return { ...writeAll(words), trees: program === 'rclone' && args.includes('mount') ? [into] : [], fills: [into], treeReads: packsFolders(program, args) ? words : [] }; }
       return { ...writeAll(words), treeReads: packsFolders(program, args) ? words : [] };
     case 'zip': {
       const recursive = args.some((a) => /^-[a-zA-Z]*r/.test(a) || a === '--recurse-paths');

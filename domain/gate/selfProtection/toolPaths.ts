@@ -14,7 +14,7 @@ import { mediaPaths } from './mediaTags.ts';
 import { hitInText, hitOf } from './shellScope.ts';
 import { shellArgumentOf } from '../../tools/shellTools.ts';
 import { typedInputFindings } from './typedInput.ts';
-import { addressReadings, commandReadings, mayRunArguments, pathReadings, signalReadings } from './unknownToolArguments.ts';
+import { addressReadings, commandReadings, keyPaths, listenerPorts, mayRunArguments, pathReadings, signalReadings, toolNameReading } from './unknownToolArguments.ts';
 import type { SelfProtectionId } from './shellRules.ts';
 
 export interface ToolPathFinding {
@@ -334,7 +334,17 @@ const unknownToolFindings = (tool: string, args: Args, index: ProtectionIndex, c
     const reach = portOrSocketIn(text, index);
     if (reach !== null) findings.push(reach);
   }
-  for (const word of [...singleWords(args), ...pathReadings(args)]) {
+  // A tool that unpacks, copies or mounts into a folder (`{"destination": "~/.hermes"}`) fills it: a folder holding protected files counts.
+  if (fillingTool.test(tool)) {
+    for (const word of singleWords(args)) {
+      const absolute = resolvePath(word, context)?.absolute;
+      const inside = absolute == null ? null : containsProtected(absolute, index);
+      if (inside !== null) { findings.push({ id: 'write-protected-path', verdict: 'block', what: `${inside.what}, in a folder ${tool} fills` }); break; }
+    }
+  }
+  const port = index.facts.httpPort;
+  if (port !== null && listenerPorts(args).includes(port)) findings.push({ id: 'socket-client', verdict: 'block', what: `a listener on tollgate's port ${port}, opened by ${tool}` });
+  for (const word of [...singleWords(args), ...pathReadings(args), ...keyPaths(args)]) {
     const path = fileUrlPath(word) ?? (hasScheme(word) ? unixAddressPath(word) : word);
     const hit = path === null ? null : hitOf(path, context, index);
     if (hit !== null) findings.push(namedFinding(hit, `${hit.what}, named by ${tool}, which the floor does not know (it may write it)`));
@@ -347,6 +357,19 @@ const unknownToolFindings = (tool: string, args: Args, index: ProtectionIndex, c
   }
   // Text that reads as code (`{"snippet": "open('/root/.hermes/.env','a')…"}`): judged as a code cell's.
   const runs = mayRunArguments(tool, args);
+  // The tool's name as a command is judged whatever its arguments are called (`mcp_tollgate_approve`).
+  const named = toolNameReading(tool, args);
+  if (named !== null && !findings.some((f) => f.verdict === 'block')) {
+    const found = shellTextFindings(named, index, context).find((f) => f.id === 'tollgate-control-command' || f.id === 'hermes-control' || f.id === 'kill-guard');
+    if (found !== undefined) findings.push({ id: found.id as SelfProtectionId, verdict: 'block', what: `${found.what}: the tool ${tool}, which the floor does not know, named as a command` });
+  }
+  // A tool that says it signals or stops a process, whatever it runs: its process fields read as pkill and kill.
+  if (!findings.some((f) => f.verdict === 'block')) {
+    for (const line of signalReadings(tool, args)) {
+      const found = shellTextFindings(line, index, context).find((f) => f.id === 'kill-guard');
+      if (found !== undefined) { findings.push({ id: 'kill-guard', verdict: 'block', what: `${found.what}, by ${tool}, which the floor does not know` }); break; }
+    }
+  }
   if (runs && !findings.some((f) => f.verdict === 'block')) {
     for (const text of strings(args).filter((s) => /[(\n]/.test(s)).slice(0, 16)) {
       const found = inlineCodeFindings(text, index, context).find((f) => unknownCodeIds.has(f.id));
@@ -355,7 +378,7 @@ const unknownToolFindings = (tool: string, args: Args, index: ProtectionIndex, c
   }
   // The arguments as a server may run them: a command, an argv, a program and its flags, a process to signal.
   if (runs && !findings.some((f) => f.verdict === 'block')) {
-    for (const line of [...commandReadings(args), ...signalReadings(tool, args)]) {
+    for (const line of commandReadings(args)) {
       const found = shellTextFindings(line, index, context).find((f) => unknownToolIds.has(f.id));
       if (found !== undefined) { findings.push({ id: found.id as SelfProtectionId, verdict: 'block', what: `${found.what}, in the arguments of ${tool}, which the floor does not know (it may run them)` }); break; }
     }
@@ -364,6 +387,9 @@ const unknownToolFindings = (tool: string, args: Args, index: ProtectionIndex, c
 };
 
 const unknownCodeIds: ReadonlySet<string> = new Set(['write-protected-path', 'read-secret', 'socket-client', 'kill-guard', 'tollgate-control-command', 'hermes-control', 'answers-own-prompt', 'reaches-guard-process']);
+
+/** Tool names that say the tool writes into a folder whole. */
+const fillingTool = /extract|unpack|unzip|untar|decompress|restore|sync|copy|mount|clone|checkout|install|deploy/i;
 
 /** What a command reading of an unknown tool's arguments may be blocked for (its paths are judged above). */
 const unknownToolIds: ReadonlySet<string> = new Set(['tollgate-control-command', 'hermes-control', 'kill-guard', 'answers-own-prompt', 'reaches-guard-process', 'socket-client']);

@@ -10,12 +10,21 @@ export const unguardingVariableNames: readonly string[] = [
   'TOLLGATE_SOCKET', 'TOLLGATE_HOME', 'TOLLGATE_CONFIG',
   // Claude Code reads its settings (and so its hooks) from there instead of ~/.claude.
   'CLAUDE_CONFIG_DIR',
+  // The TUI resumes that session (the user's).
+  'HERMES_TUI_RESUME',
 ];
 
-export const unguardingVariableSet: ReadonlySet<string> = new Set(unguardingVariableNames);
+/** Hermes' `*_COMMAND` / `*_CMD` variables (HERMES_LOCAL_STT_COMMAND, HERMES_CUA_DRIVER_CMD …) are commands it runs itself, unseen. */
+const hermesCommandVariable = 'HERMES_[A-Z0-9_]*(?:COMMAND|CMD)';
+const namesPattern = [...unguardingVariableNames, hermesCommandVariable].join('|');
+
+const exactNames: ReadonlySet<string> = new Set(unguardingVariableNames);
+/** Whether a variable's name is one of them (the *_COMMAND pattern included). */
+export const isUnguardingVariable = (name: string): boolean => exactNames.has(name) || /^HERMES_[A-Z0-9_]*(?:COMMAND|CMD)$/.test(name);
+export const unguardingVariableSet: { has: (name: string) => boolean } = { has: isUnguardingVariable };
 
 /** `NAME=` or `NAME+=` for any of them, as a pattern fragment (no anchors). */
-export const unguardingAssignment = `(${unguardingVariableNames.join('|')})\\+?=`;
+export const unguardingAssignment = `(${namesPattern})\\+?=`;
 
 /** Cheap precondition before any of the patterns run. */
 export const mentionsUnguardingVariable = (text: string): boolean => text.includes('HERMES_') || text.includes('TOLLGATE_') || text.includes('CLAUDE_');
@@ -26,5 +35,5 @@ export const mentionsUnguardingVariable = (text: string): boolean => text.includ
  * `os.environ['X']` alone is not).
  */
 export const unguardingCodeAssignment = new RegExp(
-  `['"](${unguardingVariableNames.join('|')})['"]\\s*\\]?\\s*[=:,](?!=)|\\benv\\.(${unguardingVariableNames.join('|')})\\s*=(?!=)|ENV\\{['"]?(${unguardingVariableNames.join('|')})['"]?\\}\\s*=(?!=)|\\b(?:update|dict|setdefault)\\s*\\([^)]*\\b(${unguardingVariableNames.join('|')})\\s*=(?!=)`,
+  `['"](${namesPattern})['"]\\s*\\]?\\s*[=:,](?!=)|\\benv\\.(${namesPattern})\\s*=(?!=)|ENV\\{['"]?(${namesPattern})['"]?\\}\\s*=(?!=)|\\b(?:update|dict|setdefault)\\s*\\([^)]*\\b(${namesPattern})\\s*=(?!=)`,
 );

@@ -56,6 +56,58 @@ export const commandReadings = (args: Args): string[] => {
 const folderKey = /(?:^|_|[a-z])(?:dir|directory|folder|parent|root|base|location|cwd)$|^(?:dir|directory|folder|parent|root|base|location|cwd)/i;
 const nameKey = /(?:^|_|[a-z])(?:name|file|filename|basename|target|dest|destination|path)$|^(?:name|file|filename|basename|target|dest|destination|path)/i;
 
+/** Object keys that are paths (`{"writes": {"/root/.hermes/config.yaml": "x"}}`): a server may write each. */
+export const keyPaths = (args: Args): string[] => {
+  const out: string[] = [];
+  const visit = (value: unknown, depth: number): void => {
+    if (depth >= maxDepth || typeof value !== 'object' || value === null || out.length >= maxReadings) return;
+    for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+      if (/^(?:\/|~\/|\.{1,2}\/)/.test(key)) out.push(key);
+      visit(item, depth + 1);
+    }
+  };
+  visit(args, 0);
+  return out;
+};
+
+/**
+ * The tool's own name as a command (`mcp_tollgate_approve {"id": "a1"}` reads `tollgate approve a1`, `mcp_hermes_config`
+ * `{"key": …, "value": …}` reads `hermes config KEY VALUE`, `mcp_git_config` reads `git config KEY VALUE`).
+ */
+export const toolNameReading = (tool: string, args: Args): string | null => {
+  const words = tool.replace(/^mcp_/, '').split(/[_\-.]+/).filter((w) => w !== '');
+  if (words.length < 2) return null;
+  const name = words.map((w) => w.toLowerCase());
+  // Only a server named for a guarded program reads as that program (`mcp_github_search` is not `github …`).
+  if (!guardedToolServers.has(name[0]!)) return null;
+  const verb = name.includes('config') || name.includes('settings') ? ['set'] : [];
+  const leafWords = Object.entries(args).flatMap(([key, value]) => (typeof value === 'boolean' ? [key, String(value)] : leaves(value)));
+  return [...name.filter((w) => w !== 'set'), ...(name.includes('git') ? [] : verb), ...leafWords].join(' ');
+};
+
+const guardedToolServers: ReadonlySet<string> = new Set(['tollgate', 'hermes', 'claude', 'systemctl', 'pkill', 'kill', 'killall']);
+
+/** Values that open a port here: `{"ports": ["8787:80"]}`, `{"ports": {"80/tcp": 8787}}`, `{"localPort": 8787}`, `{"listen": 8787}`. */
+export const listenerPorts = (args: Args): number[] => {
+  const out: number[] = [];
+  const listenKey = /^(?:listen|listen_port|listenPort|local_?port|localPort|host_?port|hostPort|ports|publish|bind|expose|lport)$/i;
+  const numberOf = (v: unknown): number | null => {
+    const text = String(v).trim().replace(/\/(?:tcp|udp)$/, '');
+    const parts = text.split(':');
+    const local = parts.length >= 2 ? parts[parts.length - 2]! : parts[0]!;
+    return /^\d{1,5}$/.test(local) ? Number(local) : null;
+  };
+  const visit = (value: unknown, depth: number, keyed: boolean): void => {
+    if (depth >= maxDepth) return;
+    if (typeof value === 'number' || typeof value === 'string') { if (keyed) { const n = numberOf(value); if (n !== null) out.push(n); } return; }
+    if (typeof value !== 'object' || value === null) return;
+    if (Array.isArray(value)) { for (const item of value) visit(item, depth + 1, keyed); return; }
+    for (const [key, item] of Object.entries(value as Record<string, unknown>)) visit(item, depth + 1, keyed || listenKey.test(key));
+  };
+  visit(args, 0, false);
+  return out;
+};
+
 /** Paths a server may build from parts: a folder key joined with a name key, and a list of segments joined. */
 export const pathReadings = (args: Args): string[] => {
   const out = new Set<string>();
@@ -81,7 +133,7 @@ export const pathReadings = (args: Args): string[] => {
 };
 
 const signalWord = /kill|signal|terminat|stop|end_process|endprocess/i;
-const processKey = /^(?:name|pattern|process|process_name|processName|proc|target|pid|pids|match|query|image|comm)$/i;
+const processKey = /^(?:names?|patterns?|process(?:es)?|process_names?|processNames?|proc|procs|targets?|pids?|match|query|image|comm|services?|units?|service_name|serviceName)$/i;
 
 /**
  * `mcp_process_kill {"name": "node"}`, `{"process_name": "tollgate", "action": "kill"}`: a tool whose name or action

@@ -80,7 +80,7 @@ const refLoopbackPortUnknown = (word: string, port: number): boolean => {
 /** A URL literal on no loopback host and with no expansion: it never reaches tollgate, and it opens the body's path. */
 const inertUrl = 'http://example.invalid/';
 
-const refUnguarding = /(?:^|[\n;&|(){}]|\b(?:export|declare|typeset|local|readonly)\s+(?:-[a-zA-Z]+\s+)*)\s*(HERMES_SAFE_MODE|HERMES_YOLO_MODE|HERMES_ACCEPT_HOOKS|HERMES_HOME|HERMES_IGNORE_USER_CONFIG|HERMES_ENABLE_PROJECT_PLUGINS|TOLLGATE_SOCKET|TOLLGATE_HOME|TOLLGATE_CONFIG|CLAUDE_CONFIG_DIR)\+?=/;
+const refUnguarding = /(?:^|[\n;&|(){}]|\b(?:export|declare|typeset|local|readonly)\s+(?:-[a-zA-Z]+\s+)*)\s*(HERMES_SAFE_MODE|HERMES_YOLO_MODE|HERMES_ACCEPT_HOOKS|HERMES_HOME|HERMES_IGNORE_USER_CONFIG|HERMES_ENABLE_PROJECT_PLUGINS|TOLLGATE_SOCKET|TOLLGATE_HOME|TOLLGATE_CONFIG|CLAUDE_CONFIG_DIR|HERMES_TUI_RESUME|HERMES_[A-Z0-9_]*(?:COMMAND|CMD))\+?=/;
 const refLineFindings = (source: string) => {
   const match = refUnguarding.exec(source);
   return match === null ? [] : [{ id: 'hermes-control', what: `${match[1]} set for the Hermes started next` }];

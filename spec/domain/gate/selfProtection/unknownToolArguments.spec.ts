@@ -46,10 +46,17 @@ describe('an unknown tool\'s arguments, whatever they are called (red team 12)',
     ['mcp_fs_write', { dir: '/home/agent/.hermes', name: 'config.yaml', content: 'x' }, 'write-protected-path'],
     ['mcp_fetch_fetch', { host: '127.0.0.1', port: 8787, path: '/v1/approvals' }, 'socket-client'],
     ['mcp_python_exec', { snippet: "open('/home/agent/.hermes/.env','a').write('HERMES_YOLO_MODE=1')" }, 'write-protected-path'],
+    // Red team 13: ports mapped or listened on, a list of names to kill, a service stopped, paths as keys, folders filled, the tool's own name.
+    ['mcp_docker_run', { image: 'nginx', ports: { '80/tcp': 8787 } }, 'socket-client'], ['mcp_k8s_port_forward', { resource: 'pod/x', localPort: 8787, remotePort: 80 }, 'socket-client'],
+    ['mcp_proc_kill', { names: ['tollgate'] }, 'kill-guard'], ['mcp_systemd_manage', { service: 'tollgate', action: 'stop' }, null],
+    ['mcp_filesystem_write_multiple', { writes: { '/home/agent/.hermes/config.yaml': 'x' } }, 'write-protected-path'],
+    ['mcp_archive_extract', { src: '/tmp/a.tar', dest: '/opt/tollgate' }, 'write-protected-path'], ['mcp_tollgate_approve', { id: 'a1', scope: 'always' }, 'tollgate-control-command'],
+    ['mcp_hermes_config', { key: 'approvals.mode', value: 'off' }, 'hermes-control'],
   ] as const) it(`blocks ${tool} ${JSON.stringify(args)}`, () => (id === null ? expect(blocked(tool, args)).not.to.deep.equal([]) : expect(blocked(tool, args)).to.include(id)));
   for (const [tool, args] of [
     ['mcp_github_search', { query: 'tollgate approve' }], ['mcp_shell_exec', { argv: ['ls', '-la'] }], ['mcp_fetch_fetch', { host: 'example.com', port: 8787 }],
     ['mcp_process_kill', { name: 'vite' }], ['mcp_fs_write', { dir: '/tmp/out', name: 'a.txt', content: 'x' }],
+    ['mcp_docker_run', { image: 'nginx', ports: ['8080:80'] }], ['mcp_archive_extract', { archive: '/tmp/a.zip', destination: '/tmp/out' }], ['mcp_slack_send_message', { channel: 'ops', text: 'deploy done' }],
   ] as const) it(`lets through ${tool} ${JSON.stringify(args)}`, () => expect(blocked(tool, args)).to.deep.equal([]));
 });
 
