@@ -56,7 +56,7 @@ const laterArguments = (code: string, at: number, most = 6): string[] => {
 const connecting = /\b(?:socket|https?|connect\w*|create_connection|HTTPS?Connection|urlopen|request|requests|httpx|aiohttp|fetch|net\.|http\.get|TCPSocket|IO::Socket|Net::HTTP|fsockopen|stream_socket_client|open_connection|open_unix_connection|UnixConnector|HTTPTransport|uds|websocket\w*)\b/i;
 
 /** Calls and classes that open a listening socket or a server (Python, Node, Perl, Ruby, PHP, Go, Deno). */
-const listening = /\b(?:bind|listen|createServer|serve_forever|serve|HTTPServer|ThreadingHTTPServer|TCPServer|ThreadingTCPServer|UnixStreamServer|start_server|create_server|make_server|run_simple|run_app|LocalPort|Listen|ListenAndServe|TCPServer\.new|WEBrick|stream_socket_server|socket_bind|Deno\.listen|Bun\.serve|run|uvicorn\.run|web\.TCPSite)\b/;
+const listening = /\b(?:bind|listen|createServer|serve_forever|serve|HTTPServer|ThreadingHTTPServer|TCPServer|ThreadingTCPServer|UnixStreamServer|start_server|create_server|make_server|run_simple|run_app|LocalPort|Listen|ListenAndServe|TCPServer\.new|WEBrick|stream_socket_server|socket_bind|Deno\.listen|Bun\.serve|run|uvicorn\.run|web\.TCPSite|http\.server|socketserver)\b/;
 
 /**
  * Code that opens a server on tollgate's port (`s.bind(('127.0.0.1', 8787))`, `createServer(…).listen(8787)`,

@@ -320,6 +320,8 @@ export const killsGuard = (command: SimpleCommand, analysis: ShellAnalysis, pid:
     case 'gdbserver': case 'bpftrace': case 'nsenter': case 'criu': case 'reptyr': {
       // Attaching a debugger or tracer, renicing or starving it of CPU or I/O stops or changes the process it names.
       const values = args.flatMap((a) => a.replace(/^--?[a-z-]+=/, '').split(','));
+      // `cpulimit -l 1 -e node`: a process named by its program.
+      if (program === 'cpulimit' && args.some((a, i) => (a === '-e' || a === '--exe') && guardedNames.includes(programName(args[i + 1] ?? '')) || /^--exe=/.test(a) && guardedNames.includes(programName(a.slice(6))))) return true;
       // `gdb -p $(pgrep -f myapp)`: a pid search is judged by its pattern (searchesForGuard), not by the word pgrep.
       return values.some((v) => namesPid(v, pid) || (/[$`]/.test(v) && (guardedWords.test(v.replace(/\b(?:pgrep|pidof)\b/g, '')) || searchesForGuard(analysis))));
     }
@@ -348,7 +350,9 @@ export const killsGuard = (command: SimpleCommand, analysis: ShellAnalysis, pid:
       const regex = options.short.has('r') || options.long.has('regexp');
       // -I (--ignore-case) matches `NODE` as node.
       const caseless = options.short.has('I') || options.long.has('ignore-case');
-      return options.operands.some((name) => regex ? matchesAny(name, guardedNames, caseless ? 'i' : '') : /[$`]/.test(name) || guardedNames.includes(caseless ? programName(name).toLowerCase() : programName(name)));
+      // `killall python3.11`, `killall node20`: a versioned name of an interpreter the guard or Hermes runs on.
+      const versioned = (name: string) => guardedNames.includes(name.replace(/[\d.]+$/, ''));
+      return options.operands.some((name) => regex ? matchesAny(name, guardedNames, caseless ? 'i' : '') : /[$`]/.test(name) || guardedNames.includes(caseless ? programName(name).toLowerCase() : programName(name)) || versioned(programName(name)));
     }
     case 'systemctl': case 'service': case 'launchctl': case 'rc-service': case 'sv': {
       const words = args.filter((a) => !a.startsWith('-'));

@@ -143,6 +143,9 @@ const exportedFinding = (name: string, given: string | null, analysis: ShellAnal
     const inner = shellTextFindings(value, scope.index, context);
     if (inner.length > 0) return { id: 'script-would-disable-guard', what: `exported ${name}: ${inner[0]!.what}` };
   }
+  // `'core.hooksPath'='/tmp/h'` among git's -c pairs: hooks (or included config) from a folder the floor does not read.
+  if (name === 'GIT_CONFIG_PARAMETERS' && gitParameterPairs(value).some((p) => /^(?:core\.hookspath|include\.path|includeif\..*\.path)$/i.test(p.key)))
+    return hidden(`exported ${name}: git's hooks or included config from elsewhere, read by every later git`);
   const commands = name === 'GIT_CONFIG_PARAMETERS' ? gitParameterPairs(value).filter((p) => isGitCommandKey(p.key)).map((p) => p.value)
     : /^GIT_CONFIG_VALUE_\d+$/.test(name) ? gitKeyRuns(name, analysis) ? [value] : []
       : commandLineVariables.test(name) ? [value] : [];
@@ -189,6 +192,12 @@ export const exportedLoaderFileFindings = (analysis: ShellAnalysis, scope: LineS
   const out: CommandFinding[] = [];
   for (const [name, value] of Object.entries(analysis.exports ?? {})) {
     const found = exportedFinding(name, value, analysis, scope);
+    if (found !== null) out.push(found);
+  }
+  // `PATH=/tmp/evil:$PATH` alone: PATH is exported already, so the shell's later commands (and Hermes' next call) use it.
+  const bare = /(?:^|[;&|]\s*)PATH=("[^"]*"|'[^']*'|[^\s;&|]+)\s*(?=;|&&|\|\||\n|$)/.exec(analysis.source);
+  if (out.length === 0 && bare !== null && !('PATH' in (analysis.exports ?? {}))) {
+    const found = exportedFinding('PATH', bare[1]!.replace(/^(["'])([\s\S]*)\1$/, '$2'), analysis, scope);
     if (found !== null) out.push(found);
   }
   if (out.length === 0 && (analysis.source.includes('PROMPT_COMMAND=') || analysis.source.includes('PS'))) {
