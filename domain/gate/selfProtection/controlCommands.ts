@@ -290,12 +290,14 @@ export const unitGlobMatchesGuard = (word: string): boolean => {
 };
 
 /** A signal or service-manager command aimed at tollgate's daemon or at Hermes. */
-export const killsGuard = (command: SimpleCommand, analysis: ShellAnalysis, pid: number | null): boolean => {
+export const killsGuard = (command: SimpleCommand, analysis: ShellAnalysis, pid: number | null, port: number | null = null): boolean => {
   const { program, args } = command;
   switch (program) {
     case 'kill': {
       // Signals are options (-9, -KILL, -s KILL); a negative number after them is a process group.
       const targets = args.filter((a, i) => !(a.startsWith('-') && i === 0) && !['-s', '-n'].includes(args[i - 1] ?? '') && !/^-(?:[A-Za-z]+|-)$/.test(a));
+      // `kill $(ss -ltnp | grep 8787 …)`, `kill $(lsof -t -i :8787)`: the pid of whatever holds tollgate's port.
+      if (port !== null && targets.some((t) => /[$`]/.test(t) && /\b(?:ss|netstat|lsof|fuser|sockstat)\b/.test(t) && new RegExp(`(?<![0-9])${port}(?![0-9])`).test(t))) return true;
       // `kill -9 -1` (and `kill -- -1`): every process the user may signal, the daemon among them.
       // `$(pgrep -f vite)` is judged by its pattern (searchesForGuard), not by the word pgrep.
       // Pid 1 in a container is its entry point, which may be the daemon or Hermes' gateway.

@@ -666,7 +666,7 @@ export const protectionRules: readonly ProtectionRule[] = [
     id: 'kill-guard',
     verdict: 'block',
     reason: "It would stop tollgate's daemon or Hermes.",
-    find: (command, scope) => found(killsGuard(command, scope.analysis, scope.index.facts.pid), command),
+    find: (command, scope) => found(killsGuard(command, scope.analysis, scope.index.facts.pid, scope.index.facts.httpPort), command),
     stops: [
       'kill -9 4242', 'kill 4242', 'kill -s KILL 4242', 'kill -- -4242', 'kill $(pgrep -f tollgate)', 'kill -9 `pgrep -f "tollgate serve"`',
       'kill $(cat data/tollgate.pid)', "pkill -f 'tollgate serve'", 'pkill node', 'pkill -9 -f hermes', 'killall node', 'killall -9 hermes', 'killall -I NODE', 'killall --ignore-case Hermes',
@@ -684,7 +684,7 @@ export const protectionRules: readonly ProtectionRule[] = [
       'tmux kill-session', 'tmux kill-session -t hermes', 'tmux kill-session -t "$S"', 'screen -X quit', 'screen -S tollgate -X quit', 'gdb -p $(pgrep -f tollgate)', 'strace -p $(pgrep python3)',
       // Red team 10: pkill's -n is a flag, a selection with no pattern takes all of it, pid 1 is a container's entry point.
       'pkill -n node', 'pkill -o -f tollgate', 'pkill -t pts/0', 'pkill -g 0', 'pkill -s 0', 'pkill --terminal pts/1', 'kill -s KILL 1', 'kill 1',
-      'killall python3.11', 'cpulimit -l 1 -e node',
+      'killall python3.11', 'cpulimit -l 1 -e node', 'kill $(lsof -t -i :8787)', "kill $(ss -ltnp | grep 8787 | grep -o 'pid=[0-9]*' | cut -d= -f2)",
     ],
     allows: ['kill 1234', 'kill -9 %1', 'pkill -f "vite dev"', 'killall firefox', 'systemctl restart nginx', 'systemctl status tollgate', 'pgrep -f tollgate',
       'kill $(cat app.pid)', 'kill %1', 'kill -1 1234', 'pkill -P 1234', "ps aux | awk '/vite/{print $2}' | xargs kill", 'kill -9 $((1000+234))',
@@ -693,7 +693,7 @@ export const protectionRules: readonly ProtectionRule[] = [
       'py-spy dump --pid 1234', 'systemctl --user edit nginx', 'systemctl stop nginx*', 'systemctl restart php?.?-fpm', 'docker run --rm alpine pkill -f tollgate', 'docker run --rm --pid=host alpine ps aux',
       // Round 6: a session named otherwise, or a pid searched for by a pattern that is not the guard's.
       'tmux kill-session -t build', 'screen -S build -X quit', 'gdb -p $(pgrep -f myapp) -batch -ex bt', 'strace -p $(pgrep -f myapp)',
-      'pkill -n vite', 'pkill -t pts/0 vim', 'kill -1 1234', 'cpulimit -l 50 -e make', 'killall x11vnc'],
+      'pkill -n vite', 'pkill -t pts/0 vim', 'kill -1 1234', 'cpulimit -l 50 -e make', 'killall x11vnc', 'kill $(lsof -t -i :3000)'],
   },
   {
     id: 'hidden-command',
