@@ -101,3 +101,22 @@ const readOption = (
   }
   return 1;
 };
+
+/**
+ * Every value an option is given anywhere on the line, without a grammar for the rest: `-x V`, `-xV` (`-x=V`),
+ * `--long V`, `--long=V`, and the one-dash long forms some tools take (`-to DIR`, `-dest DIR`). For rows that look
+ * for one option of a program whose full grammar the floor does not keep.
+ */
+export const optionValuesAnywhere = (args: readonly string[], short: string | null, longs: readonly string[]): string[] => {
+  const out: string[] = [];
+  args.forEach((a, i) => {
+    const next = args[i + 1];
+    if (short !== null && a === `-${short}`) { if (next !== undefined) out.push(next); return; }
+    if (short !== null && a.startsWith(`-${short}`) && !a.startsWith('--') && a.length > short.length + 1) { out.push(a.slice(short.length + 1).replace(/^=/, '')); return; }
+    for (const long of longs) {
+      if ((a === `--${long}` || a === `-${long}`) && next !== undefined) out.push(next);
+      else if (a.startsWith(`--${long}=`)) out.push(a.slice(long.length + 3));
+    }
+  });
+  return out;
+};

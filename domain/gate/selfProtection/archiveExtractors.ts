@@ -3,7 +3,7 @@
  * unpacked into a Hermes home, the clone or the data folder is judged as that folder written whole (`fills`).
  * Each row reads its own grammar; a tool in extract mode with no destination given unpacks into the working folder.
  */
-import { parseOptions } from '../../shell/commandOptions.ts';
+import { optionValuesAnywhere, parseOptions } from '../../shell/commandOptions.ts';
 
 export interface ExtractorRow {
   readonly programs: readonly string[];
@@ -12,18 +12,8 @@ export interface ExtractorRow {
   readonly why: string;
 }
 
-/** A value given as `-xV`, `-x V`, `--long=V` or `--long V`. */
-const valueOf = (args: readonly string[], short: string | null, longs: readonly string[]): string | null => {
-  for (const [i, a] of args.entries()) {
-    if (short !== null && a === `-${short}`) return args[i + 1] ?? null;
-    if (short !== null && a.startsWith(`-${short}`) && !a.startsWith('--') && a.length > 2) return a.slice(2).replace(/^=/, '');
-    for (const long of longs) {
-      if (a === `--${long}` || a === `-${long}`) return args[i + 1] ?? null;
-      if (a.startsWith(`--${long}=`)) return a.slice(long.length + 3);
-    }
-  }
-  return null;
-};
+/** The first value an option is given (commandOptions.ts' reading), or null. */
+const valueOf = (args: readonly string[], short: string | null, longs: readonly string[]): string | null => optionValuesAnywhere(args, short, longs)[0] ?? null;
 
 const operands = (args: readonly string[]): string[] => args.filter((a) => !a.startsWith('-'));
 

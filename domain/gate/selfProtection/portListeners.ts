@@ -4,6 +4,7 @@
  * listener is matched: a client (`nc 127.0.0.1 8787`) is the socket-client rows' concern.
  */
 import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
+import { optionValuesAnywhere } from '../../shell/commandOptions.ts';
 import { constantValue, withArithmeticFolded } from './constantArithmetic.ts';
 
 interface ListenerRow {
@@ -15,21 +16,6 @@ interface ListenerRow {
 
 const hasFlag = (args: readonly string[], letter: string, long?: string): boolean =>
   args.some((a) => (/^-[a-zA-Z]+\d*$/.test(a) && a.replace(/\d+$/, '').includes(letter)) || (long !== undefined && (a === `--${long}` || a.startsWith(`--${long}=`))));
-
-/** The value of `-x V`, `-xV`, `--long V` or `--long=V` wherever it appears (every occurrence). */
-const optionValues = (args: readonly string[], short: string | null, long: readonly string[]): string[] => {
-  const out: string[] = [];
-  args.forEach((a, i) => {
-    const next = args[i + 1];
-    if (short !== null && a === `-${short}` && next !== undefined) out.push(next);
-    else if (short !== null && a.startsWith(`-${short}`) && !a.startsWith('--') && a.length > 2) out.push(a.slice(2));
-    for (const name of long) {
-      if (a === `--${name}` && next !== undefined) out.push(next);
-      else if (a.startsWith(`--${name}=`)) out.push(a.slice(name.length + 3));
-    }
-  });
-  return out;
-};
 
 /** A port number as programs read it: decimal, or 0x/0o written (`0x2253`), or constant `$((…))` arithmetic. */
 const portNumber = (text: string): number | null => {
@@ -52,13 +38,13 @@ export const listenerRows: readonly ListenerRow[] = [
   { programs: new Set(['php']), listens: (a) => a.includes('-S'), why: 'php -S HOST:PORT serves' },
   { programs: new Set(['http-server', 'serve', 'live-server', 'httpd', 'caddy', 'miniserve', 'simplehttpserver', 'webfsd', 'darkhttpd', 'twistd', 'json-server', 'daphne', 'hypercorn', 'tinyproxy', 'mitmproxy', 'mitmdump']), listens: () => true, why: 'a server' },
   { programs: new Set(['ruby']), listens: (a) => a.some((w) => /httpd|WEBrick/.test(w)), why: 'ruby -run -e httpd' },
-  { programs: new Set(['python', 'python2', 'python3', 'python3.8', 'python3.9', 'python3.10', 'python3.11', 'python3.12', 'python3.13', 'pypy3']), listens: (a) => a.some((w) => /^(?:http\.server|SimpleHTTPServer|CGIHTTPServer|uvicorn|flask|aiohttp\.web|twisted|smtpd|aiosmtpd|pyftpdlib|websockets|pydoc|xmlrpc\.server|wsgiref\.simple_server)$/.test(w)), why: 'python -m http.server PORT' },
+  { programs: new Set(['python', 'pypy']), listens: (a) => a.some((w) => /^(?:http\.server|SimpleHTTPServer|CGIHTTPServer|uvicorn|flask|aiohttp\.web|twisted|smtpd|aiosmtpd|pyftpdlib|websockets|pydoc|xmlrpc\.server|wsgiref\.simple_server)$/.test(w)), why: 'python -m http.server PORT' },
   { programs: new Set(['uvicorn', 'gunicorn', 'flask', 'hypercorn', 'waitress-serve']), listens: () => true, why: 'a Python web server' },
   { programs: new Set(['openssl']), listens: (a) => a[0] === 's_server', why: 'openssl s_server -accept PORT' },
   { programs: new Set(['websocat']), listens: (a) => hasFlag(a, 's', 'server-mode') || a.some((w) => /^(?:ws|tcp|unix)-l(?:isten)?:/i.test(w)), why: 'websocat as a server' },
   { programs: new Set(['iperf', 'iperf3']), listens: (a) => hasFlag(a, 's', 'server'), why: 'iperf as a server' },
   { programs: new Set(['systemd-socket-activate']), listens: () => true, why: 'systemd-socket-activate -l PORT hands a listening socket to the program' },
-  { programs: new Set(['sshd', 'dropbear', 'pydoc', 'pydoc3', 'next', 'hugo', 'jekyll', 'mkdocs', 'vite', 'webpack-dev-server', 'ng', 'astro', 'nuxt', 'remix', 'gatsby', 'parcel', 'flask', 'rails', 'php-fpm', 'code-server', 'jupyter', 'jupyter-lab', 'jupyter-notebook', 'tensorboard', 'streamlit', 'gradio', 'mlflow', 'ttyd', 'gotty', 'wetty']), listens: () => true, why: 'a server given its port' },
+  { programs: new Set(['sshd', 'dropbear', 'pydoc', 'pydoc3', 'next', 'hugo', 'jekyll', 'mkdocs', 'vite', 'webpack-dev-server', 'ng', 'astro', 'nuxt', 'remix', 'gatsby', 'parcel', 'rails', 'php-fpm', 'code-server', 'jupyter', 'jupyter-lab', 'jupyter-notebook', 'tensorboard', 'streamlit', 'gradio', 'mlflow', 'ttyd', 'gotty', 'wetty']), listens: () => true, why: 'a server given its port' },
   { programs: new Set(['chisel', 'frps', 'gost', 'redir', 'rinetd', 'tcpproxy', 'sslh', 'haproxy', 'nginx']), listens: () => true, why: 'a relay or proxy that listens' },
 ];
 
@@ -81,7 +67,7 @@ const forwardListens = ({ program, args }: SimpleCommand, port: number): string 
     return null;
   }
   if (/^(?:docker|podman|nerdctl)$/.test(program) && args.some((a) => a === 'run' || a === 'create')) {
-    return optionValues(args, 'p', ['publish']).some((spec) => spec.includes(':') && forwardSpecListens(spec, port, 2)) ? `${program} publishes it` : null;
+    return optionValuesAnywhere(args, 'p', ['publish']).some((spec) => spec.includes(':') && forwardSpecListens(spec, port, 2)) ? `${program} publishes it` : null;
   }
   if ((program === 'kubectl' || program === 'oc') && args.includes('port-forward')) {
     return args.slice(args.indexOf('port-forward') + 1).some((w) => !w.startsWith('-') && /^[\d$:x]/.test(w) && forwardSpecListens(w, port, 2)) ? `${program} port-forward listens on it` : null;
@@ -112,9 +98,11 @@ export const listensOnGuardPort = (command: SimpleCommand, port: number | null):
   const forward = forwardListens({ ...command, program, args }, port);
   if (forward !== null) return `${program} on tollgate's port ${port} (${forward})`;
   // `PORT=8787 npm start`, `podman run -e PORT=8787 app`: the program serves on the port its environment names.
-  const named = [...command.via, ...args].find((w) => portAssignment.exec(w) !== null && portNumber(portAssignment.exec(w)![1]!) === port);
+  const named = [...command.via, ...args].find((w) => { const value = portAssignment.exec(w)?.[1]; return value !== undefined && portNumber(value) === port; });
   if (named !== undefined) return `${program} told to serve on tollgate's port ${port} (${named})`;
-  const row = listenerRows.find((r) => r.programs.has(program));
+  // `python3.11`, `pypy3`: one row reads every version of an interpreter.
+  const family = program.replace(/^(python|pypy)[0-9.]*$/, '$1');
+  const row = listenerRows.find((r) => r.programs.has(family));
   if (row !== undefined && row.listens(args)) {
     // openssl takes its options with one dash (`-accept 8787`, `-port 8787`).
     const named = program === 'openssl' ? openSslPorts(args).some((v) => forwardSpecListens(v, port, 1)) : namesPort(args, port) !== undefined;
@@ -122,7 +110,7 @@ export const listensOnGuardPort = (command: SimpleCommand, port: number | null):
   }
   // Any server given the port by its option (`vite --port 8787`, `jupyter lab --port=8787`, `--listen 127.0.0.1:8787`).
   if (clientPrograms.has(program)) return null;
-  const given = optionValues(args, null, listeningOptions).find((v) => forwardSpecListens(v, port, 1));
+  const given = optionValuesAnywhere(args, null, listeningOptions).find((v) => forwardSpecListens(v, port, 1));
   return given === undefined ? null : `${program} told to listen on tollgate's port ${port}`;
 };
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { firstOperandIndex, parseOptions } from '../../../domain/shell/commandOptions.ts';
+import { firstOperandIndex, optionValuesAnywhere, parseOptions } from '../../../domain/shell/commandOptions.ts';
 
 describe('command options', () => {
   it('reads clusters, long options and operands in any order, as GNU tools do', () => {
@@ -25,5 +25,12 @@ describe('command options', () => {
     expect(firstOperandIndex(['-u', 'bob', '-E', 'rm', '-rf'], 0, { shortWithValue: 'u' })).to.equal(3);
     expect(firstOperandIndex(['-n', '--', '-x'], 0)).to.equal(2);
     expect(firstOperandIndex(['-n'], 0)).to.equal(1);
+  });
+
+  it('finds every value one option is given, in each spelling, without a grammar for the rest', () => {
+    expect(optionValuesAnywhere(['run', '-p', '8787:80', '--publish=1:2', '-p3:4', 'img'], 'p', ['publish'])).to.deep.equal(['8787:80', '1:2', '3:4']);
+    expect(optionValuesAnywhere(['x', 'a.zpaq', '-to', '/d'], null, ['to'])).to.deep.equal(['/d']);
+    expect(optionValuesAnywhere(['x', '-op/d/', 'a.rar'], 'op', [])).to.deep.equal(['/d/']);
+    expect(optionValuesAnywhere(['--port'], null, ['port'])).to.deep.equal([]);
   });
 });
