@@ -23,7 +23,8 @@ const claudeSubcommands: ReadonlyMap<string, ReadonlySet<string> | '*'> = new Ma
 
 /** Flags whose Claude runs without its permission prompts or with other settings (`disableAllHooks`, no project hooks). */
 // `--mcp-config FILE`: Claude starts the servers the file names, programs no hook sees start.
-const unguardingFlags = new Set(['--dangerously-skip-permissions', '--allow-dangerously-skip-permissions', '--settings', '--setting-sources', '--mcp-config']);
+// `--plugin-dir DIR`: the plugins there bring their own hooks and MCP servers.
+const unguardingFlags = new Set(['--dangerously-skip-permissions', '--allow-dangerously-skip-permissions', '--settings', '--setting-sources', '--mcp-config', '--plugin-dir']);
 /** Permission modes that answer every question themselves. */
 const unaskingModes = new Set(['bypassPermissions', 'dontAsk']);
 
@@ -77,7 +78,7 @@ export const isClaudeControl = (command: SimpleCommand): boolean => {
 export const claudeControlExamples = {
   stops: [
     'claude mcp add evil -- /tmp/evil.sh', 'claude mcp remove tollgate', 'claude config set -g hooks {}', 'claude plugin install x', 'claude update',
-    'claude --dangerously-skip-permissions -p "tidy up"', 'claude -p go --permission-mode bypassPermissions', 'claude -p go --permission-mode=dontAsk',
+    'claude --dangerously-skip-permissions -p "tidy up"', 'claude --plugin-dir /tmp/p', 'env -i claude -p hi', 'claude -p go --permission-mode bypassPermissions', 'claude -p go --permission-mode=dontAsk',
     'claude --settings /tmp/s.json -p go', 'claude --setting-sources user -p go', 'claude --mcp-config /tmp/m.json', 'npx @anthropic-ai/claude-code mcp add x y',
     'node /usr/lib/node_modules/@anthropic-ai/claude-code/cli.js config set x y', 'env CLAUDE_CONFIG_DIR=/tmp/c claude', 'HOME=/tmp/h claude',
     'claude -c', 'claude --resume abc', '$(which claude) mcp add x y',

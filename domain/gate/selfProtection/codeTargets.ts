@@ -96,8 +96,24 @@ const reachesHostless = (code: string, port: number): boolean => {
   return false;
 };
 
+/**
+ * `create_connection((socket.inet_ntoa(h), 8787))`, `connect((host, 8787))`: an address pair whose host the code
+ * computes and whose port is tollgate's; the host may well be loopback (red team 12). A literal host is judged as written.
+ */
+const computedHostOnPort = (code: string, port: number): boolean => {
+  if (!connecting.test(code)) return false;
+  const constants = assignedConstants(code);
+  for (const m of code.matchAll(/\(\s*\(\s*((?:[A-Za-z_][\w.]*)(?:\((?:[^()\n]|\([^()\n]*\))*\))?)\s*,\s*([^,()\n]+?)\s*\)/g)) {
+    const before = code.slice(Math.max(0, m.index! - 40), m.index!);
+    if (/\b(?:bind|listen|serve\w*|sendto)\s*$/.test(before)) continue;
+    if (portValue(m[2]!, constants) === port) return true;
+  }
+  return false;
+};
+
 export const codeReachesLoopbackPort = (code: string, port: number): boolean => {
   if (reachesHostless(code, port)) return true;
+  if (computedHostOnPort(code, port)) return true;
   const hosts = [...code.matchAll(/(['"])([^'"\n]{1,80})\1/g)].filter((m) => isLoopbackHost(m[2]!));
   if (hosts.length === 0 || !connecting.test(code)) return false;
   const constants = assignedConstants(code);

@@ -215,7 +215,12 @@ export const uninstallsGuard = ({ program, programPath, args }: SimpleCommand): 
   if (program === 'yarn' && args[0] === 'global') return ['remove', 'unlink', 'upgrade', 'add'].includes(args[1] ?? '') && args.slice(2).some((a) => /^tollgate(?:@.*)?$/.test(a));
   // pacman's verb is an option (`-R`, `-Rns`); nvm removes a Node version by number, perhaps the daemon's.
   if (program === 'pacman') return args.some((a) => /^-R[a-z]*$/.test(a) || a === '--remove') && args.some((a) => !a.startsWith('-') && guardPackagesAndRuntimes.test(a));
-  if (program === 'nvm' || program === 'n' || program === 'fnm') return ['uninstall', 'rm', 'remove'].includes(args[0] ?? '');
+  // pyenv, nvm, n and fnm remove an interpreter version by number, perhaps the one Hermes or the daemon runs on.
+  if (program === 'nvm' || program === 'n' || program === 'fnm' || program === 'pyenv') return ['uninstall', 'rm', 'remove'].includes(args[0] ?? '');
+  if (program === 'uv' && args[0] === 'python') return ['uninstall', 'remove'].includes(args[1] ?? '');
+  // nix-env's verb is an option too (`-e`, `--uninstall`).
+  if (program === 'nix-env') return args.some((a) => a === '--uninstall' || /^-[a-zA-Z]*e$/.test(a)) && args.some((a) => !a.startsWith('-') && guardPackagesAndRuntimes.test(a.replace(/[-_][\d_.x]+$/, '')));
+  if (runtimeRemovers.has(program)) return removesRuntime(program, args);
   if (program === 'npm' || program === 'pnpm' || program === 'yarn' || program === 'bun') {
     const at = firstOperandIndex(args, 0, { longWithValue: ['prefix'] });
     const verb = args[at];
@@ -235,6 +240,23 @@ export const uninstallsGuard = ({ program, programPath, args }: SimpleCommand): 
     return args.slice(at + 1).some((a) => !a.startsWith('-') && guardPackagesAndRuntimes.test(a));
   }
   return false;
+};
+
+/** Programs that delete, move or disable the file or folder they are given (cp, ln and install: their destination). */
+const runtimeRemovers = new Set(['rm', 'rmdir', 'unlink', 'shred', 'mv', 'chmod', 'chown', 'chattr', 'truncate', 'cp', 'ln', 'install']);
+/** Where version managers keep the interpreters (`~/.nvm`, `~/.pyenv`, mise's and asdf's installs). */
+const runtimeRoots = /(?:^|\/)(?:\.nvm|\.pyenv|\.volta|\.asdf|\.fnm|\.local\/share\/(?:mise|fnm|rtx))(?:\/(?:versions|installs|shims|bin|node-versions)?)?\/?$/;
+/** `$(which node)`, `` `command -v python3` ``: the interpreter's own file, found at run time. */
+const runtimeLookup = /(?:\$\(|`)\s*(?:(?:readlink|realpath)\s+(?:-\w+\s+)*(?:\$\(|`)\s*)?(?:which|command\s+-[vV]|type\s+-[pPa]+|whereis\s+(?:-\w+\s+)*)\s+['"]?(?:node|nodejs|python[0-9.]*)['"]?\s*(?:\)|`)/;
+/**
+ * `rm "$(command -v node)"`, `chmod -x $(which python3)`, `rm -rf ~/.nvm`: the interpreter the daemon or Hermes runs
+ * on is removed or disabled. A lookup as cp's or ln's source (`ln -sf $(which python3) /tmp/py`) only reads it.
+ */
+const removesRuntime = (program: string, args: readonly string[]): boolean => {
+  const operands = args.filter((a) => !/^-/.test(a) || runtimeLookup.test(a));
+  const targets = program === 'cp' || program === 'ln' || program === 'install' ? operands.slice(-1) : operands;
+  if (operands.length < 2 && (program === 'cp' || program === 'ln' || program === 'install')) return false;
+  return targets.some((a) => runtimeLookup.test(a)) || (program !== 'cp' && program !== 'ln' && program !== 'install' && targets.some((a) => runtimeRoots.test(a)));
 };
 
 /** Package managers whose removal (or replacement) verbs take the guard's packages or its runtimes away. */
@@ -486,7 +508,29 @@ const unguardingFlag = (arg: string): boolean => {
 };
 
 /** `HOME=/tmp/x hermes`: the Hermes started reads ~/.hermes (its plugins, the guard) from another home. */
-const homeAssignment = /(?:^|\s)HOME\+?=(?!\$HOME(?:\s|$)|\$\{HOME\}(?:\s|$))/;
+const homeSet = /(?:^|\s)HOME\+?=(?!\$HOME(?:\s|$)|\$\{HOME\}(?:\s|$))/;
+/**
+ * `env -i hermes`, `env - claude`, `env -u HERMES_HOME hermes`: the runtime starts without the variables that name its
+ * home (HOME, HERMES_HOME, CLAUDE_CONFIG_DIR), so it may read another profile's settings than the guarded one.
+ */
+const clearsHome = (via: string): boolean => {
+  const words = via.trim().split(/\s+/);
+  if (!/^(?:\S*\/)?env$/.test(words[0] ?? '')) return false;
+  const homeName = /^(?:HOME|HERMES_HOME|CLAUDE_CONFIG_DIR)$/;
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i]!;
+    if (w === '-' || w === '--ignore-environment' || /^--unset=/.test(w) && homeName.test(w.slice(8))) return true;
+    if (w === '--unset' || w === '-u') { if (homeName.test(words[i + 1] ?? '')) return true; i++; continue; }
+    if (/^-[a-zA-Z0-9]+$/.test(w)) {
+      // Bundled short options: -i anywhere before a value-taking letter; -uNAME attached.
+      const at = w.search(/[uCS]/);
+      if (w.slice(1, at < 0 ? undefined : at).includes('i')) return true;
+      if (at >= 0 && w[at] === 'u' && homeName.test(w.slice(at + 1) || words[i + 1] || '')) return true;
+    }
+  }
+  return false;
+};
+const homeAssignment = { test: (via: string): boolean => homeSet.test(via) || clearsHome(via) };
 export const runtimeHomeAssignment = homeAssignment;
 
 /**

@@ -4,6 +4,7 @@
  * guarded process, runs what it decoded, reaches tollgate's port, or names a protected path while doing more
  * than reading is stopped — a block, never an ask, because the floor cannot follow the code any further.
  */
+import { listensOnGuardPort } from './portListeners.ts';
 import { unreadScriptRun } from './laterScripts.ts';
 import { mentionsUnguardingVariable, unguardingAssignment, unguardingCodeAssignment } from './unguardingVariables.ts';
 import { containsProtected, resolvePath, type PathContext, type PathHit, type ProtectionIndex } from './protectedPaths.ts';
@@ -313,6 +314,9 @@ export const shellTextFindings = (text: string, index: ProtectionIndex, context:
     if (reached !== null) { findings.push({ id: 'reaches-guard-process', what: reached }); break; }
     const stopped = textCommandReach(command, index.facts.pid, port);
     if (stopped !== null) { findings.push(stopped); break; }
+    // `nc -l $(cat f)` with f holding the port: a fake daemon on tollgate's port.
+    const listener = listensOnGuardPort(command, port);
+    if (listener !== null) { findings.push({ id: 'socket-client', what: listener }); break; }
   }
   for (const line of text.split('\n')) {
     let hit = hitInText(line, context, index);

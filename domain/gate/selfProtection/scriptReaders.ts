@@ -10,7 +10,7 @@
  */
 import { catOf, pipedFiles, unquote } from './handedOnFiles.ts';
 import { plumbedFiles, plumbedShellReader } from './plumbedFiles.ts';
-import { readIntoCommandsReader, substitutedCommandsReader } from './readIntoCommands.ts';
+import { readIntoCommandsReader, substitutedCommandsReader, valueMark } from './readIntoCommands.ts';
 import { firstOperandIndex, parseOptions, type OptionGrammar } from '../../shell/commandOptions.ts';
 import { isShell } from '../../shell/shellInvocation.ts';
 import { interpreterPrograms, scriptWords, shellInterpreters } from './scriptFacts.ts';
@@ -27,6 +27,8 @@ import { recipeFilesOf, recipeText, writtenRecipeFile, type RecipeKind } from '.
  * text it runs. `args`: the file's words are handed to `command` (xargs). `direct`: its shebang decides.
  */
 export type ReadAs = 'shell' | 'code' | 'direct' | 'makefile' | 'package-scripts' | 'sed' | 'ex' | 'sqlite' | 'm4' | 'dc' | 'args' | 'read-lines' | 'build-xml'
+  // A file's lines read into a variable a later command uses as data: `command` holds that command with valueMark for it.
+  | 'value'
   // Data and config files a program acts on (dataFileTexts.ts, composeFiles.ts): their findings keep their own reason.
   | 'tmux' | 'screen' | 'diff' | 'urls' | 'wgetrc' | 'compose' | 'kube'
   // Task runners' recipe files (recipeFiles.ts): Taskfile.yml, poe's pyproject.toml, Makefile.toml, invoke's and nox's Python.
@@ -752,8 +754,8 @@ export const scriptReaders: readonly ScriptReader[] = [
     stops: ['echo /home/agent/project/tollgate.yaml > /tmp/l; rm -f $(cat /tmp/l)', 'echo /home/agent/.hermes/plugins > /tmp/l; rm -rf `cat /tmp/l`',
       "echo 'tollgate approve abc always' > /tmp/c; $(cat /tmp/c)", 'echo /home/agent/project/data > /tmp/l; rm -rf $(< /tmp/l)',
       "printf 'x\\ntollgate approve abc always\\n' > /tmp/c; sh -c \"$(tail -n 1 /tmp/c)\"", "echo 'tollgate approve abc always' > /tmp/c; eval \"`head -1 /tmp/c`\"",
-      'echo /home/agent/.hermes/config.yaml > /tmp/l; echo x > $(cat /tmp/l)'],
-    allows: ['echo build dist > /tmp/l; rm -rf $(cat /tmp/l)', 'echo /home/agent/project/tollgate.yaml > /tmp/l; wc -l $(cat /tmp/l)', 'kill $(cat app.pid)'],
+      'echo /home/agent/.hermes/config.yaml > /tmp/l; echo x > $(cat /tmp/l)', 'echo 8787 > /tmp/l; nc -l $(cat /tmp/l)'],
+    allows: ['echo build dist > /tmp/l; rm -rf $(cat /tmp/l)', 'echo /home/agent/project/tollgate.yaml > /tmp/l; wc -l $(cat /tmp/l)', 'kill $(cat app.pid)', 'echo 3000 > /tmp/l; nc -l $(cat /tmp/l)'],
   },
   {
     name: 'a helper program named by a variable or a git -c key (GIT_ASKPASS=FILE git, git -c gpg.program=FILE, SHELL=FILE script)', programs: helperPrograms, files: helperFiles,
@@ -825,6 +827,7 @@ export const runFileText = (file: RunFile, content: string): { kind: 'shell' | '
     case 'sqlite': return { kind: 'shell', text: sqliteShellText(content) };
     case 'm4': return { kind: 'shell', text: m4ShellTexts(content).join('\n') };
     case 'dc': return { kind: 'shell', text: dcShellTexts(content).join('\n') };
+    case 'value': return { kind: 'shell', text: content.split('\n').map((l) => l.trim()).filter((l) => l !== '').slice(0, 64).map((l) => (file.command ?? '').split(valueMark).join(l)).join('\n') };
     case 'args': return { kind: 'shell', text: `${file.command ?? 'echo'} ${content.replace(/\s+/g, ' ')}\n${content}` };
     case 'tmux': return { kind: 'shell', text: tmuxConfigText(content) };
     case 'screen': return { kind: 'shell', text: screenConfigText(content) };

@@ -639,8 +639,10 @@ export const protectionRules: readonly ProtectionRule[] = [
       'hermes --profile work plugins uninstall tollgate', 'hermes gateway stop', 'nohup hermes gateway run &', 'python3 -m hermes_cli.main plugins disable tollgate',
       'hermes setup', 'hermes uninstall', 'hermes auth add openai', 'HERMES_SAFE_MODE=1 hermes chat -q hi', 'env HERMES_HOME=/tmp/h hermes chat',
       'hermes chat --yolo -q go', 'sudo -u agent HERMES_YOLO_MODE=1 hermes chat',
+      // Red team 13: started with the variables that name its home cleared.
+      'env -i PATH=/usr/bin hermes', 'env -u HERMES_HOME hermes chat', 'env - hermes chat',
     ],
-    allows: ['hermes chat -q hello', 'hermes gateway status', 'hermes --version', 'hermes plugins list', 'echo hermes config set x'],
+    allows: ['env LANG=C hermes chat -q hi', 'env -u FOO hermes chat -q hi', 'env -i ls', 'hermes chat -q hello', 'hermes gateway status', 'hermes --version', 'hermes plugins list', 'echo hermes config set x'],
   },
   {
     id: 'claude-control',
@@ -659,8 +661,11 @@ export const protectionRules: readonly ProtectionRule[] = [
       'pip install hermes-agent==0.1.0', 'pip install --force-reinstall hermes-agent', 'npm install -g tollgate@0.0.1',
       // Red team 12: other package managers, and the runtimes the guard runs on.
       'brew uninstall tollgate', 'yarn global remove tollgate', 'conda remove hermes-agent', 'pip uninstall -r /tmp/req.txt', 'apt-get remove -y nodejs', 'sudo apt purge python3',
-      'dnf remove nodejs', 'apk del nodejs', 'pacman -R nodejs', 'nvm uninstall 20'],
-    allows: ['apt-get remove -y nginx', 'brew uninstall wget', 'conda remove numpy', 'yarn global add typescript', '.venv/bin/pip install -r requirements.txt', '~/src/app/venv/bin/python -m pip install requests', '~/.hermes/hermes-agent/venv/bin/pip list', 'pip uninstall requests', 'npm uninstall left-pad', 'pip install -r requirements.txt', 'npm ls tollgate', 'pip show hermes-agent'],
+      'dnf remove nodejs', 'apk del nodejs', 'pacman -R nodejs', 'nvm uninstall 20',
+      // Red team 13: nix's option verb, pyenv and uv's interpreters, a version manager's folder, the interpreter's own file.
+      'nix-env -e nodejs', 'nix-env --uninstall python3', 'pyenv uninstall -f 3.11', 'uv python uninstall 3.11', 'rm -rf ~/.nvm', 'rm -rf ~/.pyenv/versions',
+      'rm "$(command -v node)"', 'rm `which node`', 'chmod -x $(which python3)', 'mv $(which node) /tmp/n', 'cp /tmp/x $(which node)'],
+    allows: ['nix-env -e ripgrep', 'pyenv versions', 'rm -rf ~/.nvm/.cache', 'ln -sf $(which python3) /tmp/py', 'cp $(which node) /tmp/node-copy', 'apt-get remove -y nginx', 'brew uninstall wget', 'conda remove numpy', 'yarn global add typescript', '.venv/bin/pip install -r requirements.txt', '~/src/app/venv/bin/python -m pip install requests', '~/.hermes/hermes-agent/venv/bin/pip list', 'pip uninstall requests', 'npm uninstall left-pad', 'pip install -r requirements.txt', 'npm ls tollgate', 'pip show hermes-agent'],
   },
   {
     id: 'kill-guard',
