@@ -342,6 +342,15 @@ const findOperands = (args: readonly string[], words: readonly string[]): Operan
 };
 
 const gitValueOptions = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path']);
+/** The folders `git grep` searches: its pathspecs after the pattern (or after `--`), else the folder it runs in. */
+const gitGrepPaths = (rest: readonly string[], here: string): string[] => {
+  const dash = rest.indexOf('--');
+  const options = parseOptions(dash < 0 ? rest : rest.slice(0, dash), { shortWithValue: 'efABCm', longWithValue: ['max-depth', 'threads', 'context', 'after-context', 'before-context', 'max-count', 'open-files-in-pager'] });
+  const patternGiven = options.short.has('e') || options.short.has('f');
+  const paths = dash >= 0 ? rest.slice(dash + 1) : options.operands.slice(patternGiven ? 0 : 1);
+  return paths.length > 0 ? [...paths] : [here];
+};
+
 const gitOperands = (args: readonly string[], words: readonly string[], via: readonly string[] = []): Operands => {
   const where: string[] = [];
   // `GIT_WORK_TREE=DIR git …`, `env GIT_DIR=… git …`: the work tree (or repository) is DIR.
@@ -377,7 +386,10 @@ const gitOperands = (args: readonly string[], words: readonly string[], via: rea
   // `git add -f data`: forced past .gitignore, the keys go into the index (and out with the next push).
   // `git diff --no-index A B` compares two folders outside any repository and prints what differs, whole files included.
   const forced = sub === 'add' && rest.some((a) => a === '-f' || a === '--force' || /^-[a-zA-Z]*f/.test(a));
-  const treeReads = forced || (sub === 'diff' && rest.includes('--no-index')) ? parseOptions(rest).operands : [];
+  // `git grep --no-index x -- .tollgate`, `--untracked`: files outside the index are searched (tracked ones never hold the keys).
+  const grepsUntracked = sub === 'grep' && rest.some((a) => a === '--no-index' || a === '--untracked');
+  const treeReads = forced || (sub === 'diff' && rest.includes('--no-index')) ? parseOptions(rest).operands
+    : grepsUntracked ? gitGrepPaths(rest, chdir ?? '.') : [];
   const operands = gitSubcommandOperands(sub, rest, words, fills, treeReads);
   // `git -C <protected> …` works inside that folder whatever the subcommand (its hooks and settings run); the
   // pathspecs after it are judged by the subcommand, as without -C (red team 7: `git -C repo diff -- AGENTS.md`).
