@@ -125,6 +125,21 @@ export const loaderFileRows: readonly LoaderFileRow[] = [
     allows: ['/home/agent/project/starship.toml.md', '/home/agent/project/pre-commit.md'],
   },
   {
+    name: 'project-tool-configs',
+    why: "VS Code runs a folder's tasks with runOn folderOpen and its terminal profiles' shells when the folder opens; mise runs its hooks on entering the folder; cargo runs the rustc wrapper and runner its config names; Claude Code starts the MCP servers a project's .mcp.json names.",
+    language: 'settings',
+    test: (_inHome, segments) => {
+      const name = last(segments);
+      const parent = segments[segments.length - 2] ?? '';
+      if (parent === '.vscode') return name === 'tasks.json' || name === 'settings.json';
+      if (parent === '.cargo') return name === 'config.toml' || name === 'config';
+      if (name === '.mise.toml' || name === 'mise.toml' || name === '.mcp.json') return true;
+      return name === 'config.toml' && parent === 'mise';
+    },
+    stops: ['/home/agent/project/.vscode/tasks.json', '/srv/app/.vscode/settings.json', '/srv/app/.cargo/config.toml', '/srv/app/.mise.toml', '/home/agent/.config/mise/config.toml', '/srv/app/.mcp.json'],
+    allows: ['/home/agent/project/tasks.json', '/srv/app/settings.json', '/srv/app/config.toml', '/srv/app/mise.md'],
+  },
+  {
     name: 'login-variables',
     why: "sshd sets ~/.ssh/environment's variables for every login, and less reads LESSOPEN and its other variables from lesskey files (LD_PRELOAD, a pager command).",
     language: 'environment',
@@ -144,7 +159,9 @@ export const loaderFileRows: readonly LoaderFileRow[] = [
 
 /** Last segments any row can match on its own: most paths are none of these and end the look-up at once. */
 const lastNames = new Set([...shellHomeFiles, ...shellEtcFiles, 'config.fish', 'Xsession', '.envrc', 'direnvrc', '.emacs', '.emacs.el', '.pdbrc', '.perldb', '.octaverc', 'startup.jl', 'kakrc',
-  '.pre-commit-config.yaml', '.pre-commit-hooks.yaml', 'starship.toml', 'environment', '.lesskey', 'lesskey', 'config.json']);
+  '.pre-commit-config.yaml', '.pre-commit-hooks.yaml', 'starship.toml', 'environment', '.lesskey', 'lesskey', 'config.json',
+  'tasks.json', 'settings.json', 'config.toml', 'config', '.mise.toml', 'mise.toml', '.mcp.json']);
+const projectRootNames = new Set(['.mise.toml', 'mise.toml', '.mcp.json']);
 /** Folders whose every file one row judges (completions, profile.d, autostart, kak's autoload, IPython's startup …). */
 const folderNames = new Set(['completions', '.bash_completion.d', 'profile.d', 'bash_completion.d', 'zsh', 'conf.d', 'functions', 'autostart', 'lib', '.emacs.d', 'emacs', 'autoload', 'startup']);
 
@@ -171,6 +188,8 @@ export const loaderFileRow = (path: string, home: string | null, cwd: string | n
     for (const known of lastNames) {
       // Bash's `*` and `?` skip dot names unless the pattern starts with a dot (dotglob: persistenceCommands.ts).
       if (known.startsWith('.') && !name.startsWith('.')) continue;
+      // A project's own tool files (any folder may be a project's root) count where they are named, not under every glob.
+      if (projectRootNames.has(known)) continue;
       if (!globSegmentMatches(name, known, false)) continue;
       const row = loaderFileRow([...segments.slice(0, -1), known].join('/').replace(/^(?!~|\$)/, full.startsWith('/') ? '/' : ''), home, null);
       if (row !== null) return row;

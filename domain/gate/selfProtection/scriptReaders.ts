@@ -19,6 +19,7 @@ import { composeFilesOf, kubeFilesOf } from './composeFiles.ts';
 import { diffTargetText, screenConfigText, sqliteShellText, tmuxConfigText, urlListText, type DiffReading } from './dataFileTexts.ts';
 import { dcShellTexts, exWrittenFiles, m4ShellTexts, makefileText, sedShellTexts, viaAssignments } from './embeddedLanguages.ts';
 import { placements } from './placedCode.ts';
+import { listenerConfigExamples, listenerConfigFiles, listenerConfigRows, listenerConfigText } from './listenerConfigs.ts';
 import { startedCommand } from './folderRewriters.ts';
 import { recipeFilesOf, recipeText, writtenRecipeFile, type RecipeKind } from './recipeFiles.ts';
 
@@ -29,13 +30,15 @@ import { recipeFilesOf, recipeText, writtenRecipeFile, type RecipeKind } from '.
 export type ReadAs = 'shell' | 'code' | 'direct' | 'makefile' | 'package-scripts' | 'sed' | 'ex' | 'sqlite' | 'm4' | 'dc' | 'args' | 'read-lines' | 'build-xml'
   // A file's lines read into a variable a later command uses as data: `command` holds that command with valueMark for it.
   | 'value'
+  // A server's config (its listening ports) and a Procfile (its commands): listenerConfigs.ts.
+  | 'listener-ports' | 'procfile'
   // Data and config files a program acts on (dataFileTexts.ts, composeFiles.ts): their findings keep their own reason.
   | 'tmux' | 'screen' | 'diff' | 'urls' | 'wgetrc' | 'compose' | 'kube'
   // Task runners' recipe files (recipeFiles.ts): Taskfile.yml, poe's pyproject.toml, Makefile.toml, invoke's and nox's Python.
   | RecipeKind;
 
 /** The kinds whose file is data a program acts on now, not a script: a finding keeps its own reason (a write, a socket). */
-export const dataFileKinds: ReadonlySet<ReadAs> = new Set(['diff', 'urls', 'wgetrc', 'compose', 'kube']);
+export const dataFileKinds: ReadonlySet<ReadAs> = new Set(['diff', 'urls', 'wgetrc', 'compose', 'kube', 'listener-ports', 'procfile']);
 
 export interface RunFile {
   /** The file as written on the line (resolved by the caller where the command runs). */
@@ -758,6 +761,12 @@ export const scriptReaders: readonly ScriptReader[] = [
     allows: ['echo build dist > /tmp/l; rm -rf $(cat /tmp/l)', 'echo /home/agent/project/tollgate.yaml > /tmp/l; wc -l $(cat /tmp/l)', 'kill $(cat app.pid)', 'echo 3000 > /tmp/l; nc -l $(cat /tmp/l)'],
   },
   {
+    name: "servers' config files and Procfiles that say where to listen (nginx -c, caddy --config, ssh -F, haproxy -f, honcho start)",
+    programs: new RegExp(listenerConfigRows.map((r) => r.programs.source).join('|')),
+    files: (c) => listenerConfigFiles(c).map((f) => ({ path: f.path, as: f.as === 'ports' ? 'listener-ports' as const : 'procfile' as const })),
+    ...listenerConfigExamples,
+  },
+  {
     name: 'a helper program named by a variable or a git -c key (GIT_ASKPASS=FILE git, git -c gpg.program=FILE, SHELL=FILE script)', programs: helperPrograms, files: helperFiles,
     stops: ["printf '#!/bin/sh\\nhermes config set approvals.yolo true\\n' > /tmp/a.sh; GIT_ASKPASS=/tmp/a.sh git fetch https://x.example/r",
       "printf '#!/bin/sh\\ntollgate approve abc always\\n' > /tmp/a.sh; git -c gpg.program=/tmp/a.sh commit -S -m x",
@@ -828,6 +837,8 @@ export const runFileText = (file: RunFile, content: string): { kind: 'shell' | '
     case 'm4': return { kind: 'shell', text: m4ShellTexts(content).join('\n') };
     case 'dc': return { kind: 'shell', text: dcShellTexts(content).join('\n') };
     case 'value': return { kind: 'shell', text: content.split('\n').map((l) => l.trim()).filter((l) => l !== '').slice(0, 64).map((l) => (file.command ?? '').split(valueMark).join(l)).join('\n') };
+    case 'listener-ports': return { kind: 'shell', text: listenerConfigText(content, 'ports') };
+    case 'procfile': return { kind: 'shell', text: listenerConfigText(content, 'procfile') };
     case 'args': return { kind: 'shell', text: `${file.command ?? 'echo'} ${content.replace(/\s+/g, ' ')}\n${content}` };
     case 'tmux': return { kind: 'shell', text: tmuxConfigText(content) };
     case 'screen': return { kind: 'shell', text: screenConfigText(content) };
