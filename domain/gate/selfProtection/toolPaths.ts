@@ -15,7 +15,11 @@ import { hitInText, hitOf } from './shellScope.ts';
 import { shellArgumentOf } from '../../tools/shellTools.ts';
 import { typedInputFindings } from './typedInput.ts';
 import { addressReadings, commandReadings, keyPaths, listenerPorts, mayRunArguments, pathReadings, signalReadings, toolNameReading } from './unknownToolArguments.ts';
-import type { SelfProtectionId } from './shellRules.ts';
+import { protectionRules, type SelfProtectionId } from './shellRules.ts';
+import { lineScope } from './shellScope.ts';
+import { commandRules } from './commandRules.ts';
+import { programName } from '../../shell/programName.ts';
+import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 
 export interface ToolPathFinding {
   readonly id: SelfProtectionId;
@@ -324,6 +328,27 @@ const strings = (value: unknown, depth = 0): string[] => {
 /** The strings that could be one path or URL (one word, no spaces). */
 const singleWords = (value: unknown): string[] => strings(value).filter((s) => s.length < 4096 && !/\s/.test(s));
 
+/**
+ * The tool's name read as a command line (`git config core.hooksPath /tmp/h`, `docker run -v ~/.hermes:/h alpine rm …`),
+ * judged by the blocking rows of the command table as that one command would be on a terminal.
+ */
+const namedCommandFinding = (line: string, index: ProtectionIndex, context: PathContext): { id: SelfProtectionId; what: string } | undefined => {
+  const [path, ...args] = line.split(/\s+/).filter((w) => w !== '');
+  if (path === undefined) return undefined;
+  const command: SimpleCommand = { program: programName(path), programPath: path, args, redirects: [], pipedFrom: [], via: [], text: line };
+  const scope = lineScope({ source: line, parsed: true, problems: [], commands: [command] }, index, context.cwd, context.cwd === null);
+  for (const rule of protectionRules) {
+    if (rule.verdict !== 'block') continue;
+    const what = rule.find(command, scope);
+    if (what !== null) return { id: rule.id, what };
+  }
+  for (const rule of commandRules) {
+    const found = rule.find(command, scope, {})[0];
+    if (found !== undefined) return { id: found.id as SelfProtectionId, what: found.what };
+  }
+  return undefined;
+};
+
 /** A tool the floor does not know: any argument naming a protected path counts as a write of it, any URL is checked. */
 const unknownToolFindings = (tool: string, args: Args, index: ProtectionIndex, context: PathContext): ToolPathFinding[] => {
   const findings: ToolPathFinding[] = [];
@@ -360,7 +385,10 @@ const unknownToolFindings = (tool: string, args: Args, index: ProtectionIndex, c
   // The tool's name as a command is judged whatever its arguments are called (`mcp_tollgate_approve`).
   const named = toolNameReading(tool, args);
   if (named !== null && !findings.some((f) => f.verdict === 'block')) {
-    const found = shellTextFindings(named, index, context).find((f) => f.id === 'tollgate-control-command' || f.id === 'hermes-control' || f.id === 'kill-guard');
+    // git's and a container engine's words are data as often as not (a commit message): judged only as the one command they make.
+    const rough = /^(?:git|docker|podman|nerdctl)\s/.test(named) ? undefined
+      : shellTextFindings(named, index, context).find((f) => f.id === 'tollgate-control-command' || f.id === 'hermes-control' || f.id === 'kill-guard');
+    const found = rough ?? namedCommandFinding(named, index, context);
     if (found !== undefined) findings.push({ id: found.id as SelfProtectionId, verdict: 'block', what: `${found.what}: the tool ${tool}, which the floor does not know, named as a command` });
   }
   // A tool that says it signals or stops a process, whatever it runs: its process fields read as pkill and kill.

@@ -80,12 +80,37 @@ export const toolNameReading = (tool: string, args: Args): string | null => {
   const name = words.map((w) => w.toLowerCase());
   // Only a server named for a guarded program reads as that program (`mcp_github_search` is not `github …`).
   if (!guardedToolServers.has(name[0]!)) return null;
+  if (containerServers.has(name[0]!) && (name.includes('run') || name.includes('create'))) return containerRunReading(name[0]!, args);
   const verb = name.includes('config') || name.includes('settings') ? ['set'] : [];
   const leafWords = Object.entries(args).flatMap(([key, value]) => (typeof value === 'boolean' ? [key, String(value)] : leaves(value)));
-  return [...name.filter((w) => w !== 'set'), ...(name.includes('git') ? [] : verb), ...leafWords].join(' ');
+  // `mcp_claude_settings {"disableAllHooks": true}`: Claude's settings are its `config`.
+  const named = name.filter((w) => w !== 'set').map((w) => (w === 'settings' && name[0] === 'claude' ? 'config' : w));
+  return [...named, ...(name[0] === 'git' ? [] : verb), ...leafWords].join(' ');
 };
 
-const guardedToolServers: ReadonlySet<string> = new Set(['tollgate', 'hermes', 'claude', 'systemctl', 'pkill', 'kill', 'killall']);
+const containerServers: ReadonlySet<string> = new Set(['docker', 'podman', 'nerdctl']);
+const guardedToolServers: ReadonlySet<string> = new Set(['tollgate', 'hermes', 'claude', 'systemctl', 'pkill', 'kill', 'killall', 'git', ...containerServers]);
+
+/**
+ * `mcp_docker_run {"image": "alpine", "volumes": ["/h:/h"], "command": "rm /h/x"}`: the `docker run` it makes, its
+ * mounts, ports, environment, privileges and command in their CLI spelling, so the container rows judge it.
+ */
+const containerRunReading = (program: string, args: Args): string => {
+  const list = (v: unknown): string[] => (Array.isArray(v) ? v.flatMap((x) => leaves(x)) : typeof v === 'object' && v !== null ? Object.entries(v).map(([k, x]) => `${k}:${leaves(x).join(',')}`) : leaves(v));
+  const words: string[] = [program, 'run'];
+  for (const [key, value] of Object.entries(args)) {
+    const k = key.toLowerCase();
+    if (/^(?:volumes?|mounts?|binds?)$/.test(k)) for (const v of list(value)) words.push('-v', v);
+    else if (/^(?:ports?|publish)$/.test(k)) for (const v of list(value)) words.push('-p', v);
+    else if (/^(?:env|environment)$/.test(k)) for (const v of Array.isArray(value) ? leaves(value) : Object.entries(value as object ?? {}).map(([n, x]) => `${n}=${String(x)}`)) words.push('-e', v);
+    else if (k === 'privileged' && value === true) words.push('--privileged');
+    else if (/^(?:pid|pid_mode|pidmode)$/.test(k) && typeof value === 'string') words.push(`--pid=${value}`);
+    else if (/^(?:network|network_mode|net)$/.test(k) && typeof value === 'string') words.push(`--network=${value}`);
+  }
+  const image = leaves(args['image'] ?? args['name'] ?? 'image')[0] ?? 'image';
+  const command = args['command'] ?? args['cmd'] ?? args['args'];
+  return [...words, image, ...(Array.isArray(command) ? leaves(command) : leaves(command))].join(' ');
+};
 
 /** Values that open a port here: `{"ports": ["8787:80"]}`, `{"ports": {"80/tcp": 8787}}`, `{"localPort": 8787}`, `{"listen": 8787}`. */
 export const listenerPorts = (args: Args): number[] => {

@@ -52,11 +52,15 @@ describe('an unknown tool\'s arguments, whatever they are called (red team 12)',
     ['mcp_filesystem_write_multiple', { writes: { '/home/agent/.hermes/config.yaml': 'x' } }, 'write-protected-path'],
     ['mcp_archive_extract', { src: '/tmp/a.tar', dest: '/opt/tollgate' }, 'write-protected-path'], ['mcp_tollgate_approve', { id: 'a1', scope: 'always' }, 'tollgate-control-command'],
     ['mcp_hermes_config', { key: 'approvals.mode', value: 'off' }, 'hermes-control'],
+    // Red team 13: a git server's config, Claude's settings, a container run with a Hermes home mounted.
+    ['mcp_git_config', { key: 'core.hooksPath', value: '/tmp/h' }, null], ['mcp_claude_settings', { disableAllHooks: true }, 'claude-control'],
+    ['mcp_docker_run', { image: 'alpine', volumes: ['/home/agent/.hermes:/h'], command: 'rm /h/config.yaml' }, 'write-protected-path'],
   ] as const) it(`blocks ${tool} ${JSON.stringify(args)}`, () => (id === null ? expect(blocked(tool, args)).not.to.deep.equal([]) : expect(blocked(tool, args)).to.include(id)));
   for (const [tool, args] of [
     ['mcp_github_search', { query: 'tollgate approve' }], ['mcp_shell_exec', { argv: ['ls', '-la'] }], ['mcp_fetch_fetch', { host: 'example.com', port: 8787 }],
     ['mcp_process_kill', { name: 'vite' }], ['mcp_fs_write', { dir: '/tmp/out', name: 'a.txt', content: 'x' }],
     ['mcp_docker_run', { image: 'nginx', ports: ['8080:80'] }], ['mcp_archive_extract', { archive: '/tmp/a.zip', destination: '/tmp/out' }], ['mcp_slack_send_message', { channel: 'ops', text: 'deploy done' }],
+    ['mcp_git_config', { key: 'user.name', value: 'bob' }], ['mcp_git_commit', { message: 'fix the tollgate approve docs' }], ['mcp_docker_run', { image: 'alpine', volumes: ['/tmp/x:/h'], command: 'ls /h' }],
   ] as const) it(`lets through ${tool} ${JSON.stringify(args)}`, () => expect(blocked(tool, args)).to.deep.equal([]));
 });
 
