@@ -5,6 +5,7 @@
  * (`os.environ['HOME']`, `os.homedir()`, `process.cwd()`), read as `~` and `.`. Each fold rewrites the code so the
  * built string is one literal; literalFolds.ts runs them first, and the floor judges the value they make.
  */
+import { replaceFirstAtLiteral } from './literalStarts.ts';
 import type { LiteralFold } from './literalFolds.ts';
 import { repeatedFold } from './repeatedFold.ts';
 import { fromBase32, fromBase64, fromHex, reversed, rot13 } from '../../shell/textDecoders.ts';
@@ -59,6 +60,7 @@ const namedReverse = new RegExp(String.raw`(?:\bstrrev\(\s*${one}\s*\)|${one}\.r
 // ---- joining and formatting ----
 
 const dotJoin = new RegExp(String.raw`${one}\s*\.\s*${one}`);
+const dotJoins = new RegExp(dotJoin.source, 'g');
 const sprintfCall = new RegExp(String.raw`(?<![\w.])(?:s?printf|format)\s*\(\s*${one}\s*,\s*((?:${one}\s*,\s*)*${one})\s*\)`, 'g');
 const literalsOf = (list: string): string[] => [...list.matchAll(new RegExp(one, 'g'))].map((m) => valueOf(m[1], m[2]));
 const percented = (template: string, args: readonly string[]): string => {
@@ -184,8 +186,10 @@ export const runtimeStringFolds: readonly LiteralFold[] = [
   {
     name: 'dot-concatenation',
     mayApply: (c) => /['"]\s*\.\s*[rRbBuU]{0,2}['"]/.test(c) && dotJoin.test(c),
-    fold: (c) => repeatedFold(c, 32, (out) => out.replace(dotJoin, (_m, a?: string, b?: string, d?: string, e?: string) => quote(valueOf(a, b) + valueOf(d, e)))),
-    stops: [['system("toll"."gate approve a1")', 'tollgate approve a1'], ["unlink '/srv/hermes-bot/' . 'config.yaml'", '/srv/hermes-bot/config.yaml']],
+    fold: (c) => repeatedFold(c, 32, (out) => replaceFirstAtLiteral(out, dotJoins, (_m, a?: string, b?: string, d?: string, e?: string) => quote(valueOf(a, b) + valueOf(d, e)))),
+    stops: [['system("toll"."gate approve a1")', 'tollgate approve a1'], ["unlink '/srv/hermes-bot/' . 'config.yaml'", '/srv/hermes-bot/config.yaml'],
+      // The text between two literals is none (`'/('` below): Python's `.` between them is no Perl concatenation.
+      ["(Path.home()/('.'+'hermes')/'config.yaml').write_text('x')", '~/.hermes/config.yaml']],
     allows: ["print 'a', 'b'", '$x . $y'],
   },
   {
