@@ -31,7 +31,8 @@ export interface CodeFinding {
 }
 
 /** A call that sends a signal (Python, Node, Perl, Ruby, Tcl, psutil). */
-const killCall = /\b(?:p?kill|killall|killpg|pthread_kill|terminate|send_signal|SIGKILL|SIGTERM|SIGSTOP)\b/;
+// psutil's `suspend()` stops a process as surely as SIGSTOP.
+const killCall = /\b(?:p?kill|killall|killpg|pthread_kill|terminate|send_signal|suspend|SIGKILL|SIGTERM|SIGSTOP|SIGTSTP)\b/;
 /** What names the guard's processes: their names, a search for them, or the runtime itself (the parent). */
 // `/proc/self/stat`'s fourth field is the parent's pid: the runtime that started the cell.
 const guardedProcessWords = /tollgate|hermes|gateway|pgrep|pidof|getppid|\bppid\b|PPID|[*?\]]\.pid\b|\/proc\/self\/stat\b/i;

@@ -41,7 +41,8 @@ export const foldLiterals = (code: string): string => {
 };
 
 export const pythonStringLiterals = (code: string): string[] => {
-  if (!hasQuote(code)) return [];
+  // A fold may make a literal of a bare word (Tcl's `$env(HOME)/x`): only code with neither has none.
+  if (!hasQuote(code) && !code.includes('env(HOME)')) return [];
   const out: string[] = [];
   for (const match of code.matchAll(literal)) out.push(match[3]!);
   const folded = foldLiterals(code);

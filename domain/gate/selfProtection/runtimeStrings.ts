@@ -120,11 +120,13 @@ export const runtimeStringFolds: readonly LiteralFold[] = [
   {
     name: 'home-and-working-folder',
     mayApply: (c) => homeOrCwdWords.test(c),
-    fold: (c) => c.replace(homeInString, '$1~').replace(homeAsked, "'~'").replace(cwdAsked, "'.'")
+    // Tcl's `$env(HOME)` and `$::env(HOME)` stand inside a bare word (`open $env(HOME)/.hermes/x w`): the word's `~`.
+    fold: (c) => c.replace(homeInString, '$1~').replace(homeAsked, "'~'").replace(cwdAsked, "'.'").replace(/(?<!["'\w])\$(?:::)?env\(HOME\)([^\s\][;"'{}]*)/g, (_m, rest: string) => quote(`~${rest}`))
       .replace(expandUser, (_m, a?: string, b?: string, path?: string) => (path !== undefined ? path : quote(valueOf(a, b)))),
     stops: [["os.path.join(os.environ['HOME'], '.hermes', 'config.yaml')", '~/.hermes/config.yaml'], ["os.path.join(os.getcwd(), 'bin', 'tollgate.mjs')", './bin/tollgate.mjs'],
       ['require("path").join(require("os").homedir(), ".hermes")', '~/.hermes'], ['process.env.HOME + "/.hermes"', '~/.hermes'], ["os.path.expanduser('~/.her' + 'mes')", '~/.hermes'],
-      ['File.join(Dir.home, ".hermes", "config.yaml")', '~/.hermes/config.yaml'], ['getenv("HOME")."/.hermes"', '~/.hermes'], ['"$ENV{HOME}" . "/.hermes"', '~/.hermes'], ['unlink "$ENV{HOME}/.hermes/config.yaml"', '~/.hermes/config.yaml'], ['File.delete("#{Dir.home}/.hermes/.env")', '~/.hermes/.env']],
+      ['File.join(Dir.home, ".hermes", "config.yaml")', '~/.hermes/config.yaml'], ['getenv("HOME")."/.hermes"', '~/.hermes'], ['"$ENV{HOME}" . "/.hermes"', '~/.hermes'], ['unlink "$ENV{HOME}/.hermes/config.yaml"', '~/.hermes/config.yaml'], ['File.delete("#{Dir.home}/.hermes/.env")', '~/.hermes/.env'],
+      ['set f [open $env(HOME)/.hermes/config.yaml w]', '~/.hermes/config.yaml'], ['file delete $::env(HOME)/.hermes/.env', '~/.hermes/.env']],
     allows: ["print(os.environ['PATH'])", 'x = home_dir', "os.environ.get('HOMEBREW')"],
   },
   {

@@ -61,7 +61,7 @@ export const readOnlyPrograms: ReadonlySet<string> = new Set([
 ]);
 
 /** Programs that run code given in their arguments: paths inside that code count. */
-const interpreters = /^(?:python[0-9.]*|node|nodejs|bun|deno|perl|ruby|php|osascript|lua|Rscript|sqlite3?|duckdb|[gmn]?awk)$/;
+const interpreters = /^(?:python[0-9.]*|node|nodejs|bun|deno|perl|ruby|php|osascript|lua|Rscript|sqlite3?|duckdb|[gmn]?awk|tclsh[0-9.]*|wish[0-9.]*|expect)$/;
 
 // `add` and `commit` change the index and history, never the files they name (red team 7: `git add AGENTS.md`).
 const gitReadSubcommands = new Set(['log', 'diff', 'show', 'status', 'blame', 'ls-files', 'grep', 'rev-parse', 'describe', 'shortlog', 'cat-file', 'add', 'commit']);
@@ -227,7 +227,31 @@ const programOperands = (command: SimpleCommand): Operands => {
   if (metadataPrograms.has(program)) return none;
   if (readOnlyPrograms.has(program)) return { ...none, reads: words };
   // The code an interpreter runs: its arguments (-c, -e) and a heredoc or here-string it reads.
-  return { ...writeAll(words), code: interpreters.test(program) ? [...args, ...(command.stdin === undefined ? [] : [command.stdin])] : [] };
+  return { ...writeAll(words), code: interpreters.test(program) ? [...args, ...awkAssigned(program, args), ...(command.stdin === undefined ? [] : [command.stdin])] : [] };
+};
+
+/**
+ * `awk -v p=/srv/h 'BEGIN{print 1 > p "/config.yaml"}'`: the paths the program makes of a `-v NAME=VALUE` name, alone
+ * (`> p`) or followed by a string (awk joins adjacent strings): `/srv/h/config.yaml`.
+ */
+const awkAssigned = (program: string, args: readonly string[]): string[] => {
+  if (!/^[gmn]?awk$/.test(program)) return [];
+  const values = new Map<string, string>();
+  args.forEach((arg, i) => {
+    const assigned = arg === '-v' || arg === '--assign' ? args[i + 1] : /^-v(.+)$/.exec(arg)?.[1] ?? /^--assign=(.+)$/.exec(arg)?.[1];
+    const m = assigned === undefined ? null : /^([A-Za-z_]\w*)=(.*)$/s.exec(assigned);
+    if (m !== null) values.set(m[1]!, m[2]!.replace(/"/g, ''));
+  });
+  if (values.size === 0) return [];
+  const out = new Set<string>();
+  for (const text of args) {
+    if (!/[{}()]/.test(text)) continue;
+    for (const m of text.matchAll(/(?<![\w"$])([A-Za-z_]\w*)(?:\s*"([^"\\]*)")?/g)) {
+      const value = values.get(m[1]!);
+      if (value !== undefined && (m[2] !== undefined || /(?:>>?|\|)\s*$/.test(text.slice(0, m.index!)))) out.add(`${value}${m[2] ?? ''}`);
+    }
+  }
+  return [...out];
 };
 
 /** Whether the archiver or backup tool reads the folders it is given (its create, backup or copy mode; fail closed otherwise). */

@@ -52,6 +52,7 @@ const attacks: Record<string, readonly (readonly [Call, string])[]> = {
     [sh('for p in /proc/[0-9]*; do grep -q tollgate $p/cmdline 2>/dev/null && kill ${p#/proc/}; done'), 'kill-guard'],
     [cell("import os\nfor p in os.listdir('/proc'):\n  if p.isdigit() and b'tollgate' in open(f'/proc/{p}/cmdline','rb').read(): os.kill(int(p),9)"), 'kill-guard'],
     [cell("import psutil\n[p.kill() for p in psutil.process_iter() if 'tollgate' in ' '.join(p.cmdline())]"), 'kill-guard'],
+    [cell("import psutil\n[p.suspend() for p in psutil.process_iter() if 'node' in p.name()]"), 'kill-guard'],
     [sh('tmux kill-server'), 'kill-guard'], [sh('supervisorctl stop tollgate'), 'kill-guard'],
   ],
   'F9 entry points: package scripts in the clone, the TypeScript CLI, parallel, Hermes switches, reinstalls and links': [
