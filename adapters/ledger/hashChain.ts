@@ -43,6 +43,14 @@ export interface ChainWalker {
   report(head: number): VerifyReport;
 }
 
+/** How each break of the chain is told, the same whichever walk found it. */
+export const chainProblems = {
+  missing: (expected: number, next: number) => `event at position ${expected} is missing: the next stored event has position ${next}`,
+  order: (position: number, expected: number) => `event at position ${position} is out of order: expected position ${expected}`,
+  link: (position: number) => `chain link broken at position ${position}: prevHash is not the hash of position ${position - 1}`,
+  changed: (position: number) => `event at position ${position} was changed: its stored fields do not match its hash`,
+};
+
 export const chainWalker = (checkpoint?: CheckedCheckpoint): ChainWalker => {
   let expected = 1;
   let prevHash = GENESIS_HASH;
@@ -54,21 +62,15 @@ export const chainWalker = (checkpoint?: CheckedCheckpoint): ChainWalker => {
   const push = (row: StoredEvent): boolean => {
     if (bad) return false;
     if (row.position !== expected) {
-      bad = {
-        position: expected,
-        problem:
-          row.position > expected
-            ? `event at position ${expected} is missing: the next stored event has position ${row.position}`
-            : `event at position ${row.position} is out of order: expected position ${expected}`,
-      };
+      bad = { position: expected, problem: row.position > expected ? chainProblems.missing(expected, row.position) : chainProblems.order(row.position, expected) };
       return false;
     }
     if (row.prevHash !== prevHash) {
-      bad = { position: expected, problem: `chain link broken at position ${expected}: prevHash is not the hash of position ${expected - 1}` };
+      bad = { position: expected, problem: chainProblems.link(expected) };
       return false;
     }
     if (eventHash(prevHash, row) !== row.hash) {
-      bad = { position: expected, problem: `event at position ${expected} was changed: its stored fields do not match its hash` };
+      bad = { position: expected, problem: chainProblems.changed(expected) };
       return false;
     }
     if (expected === checkpointPosition) hashAtCheckpoint = row.hash;
@@ -78,7 +80,27 @@ export const chainWalker = (checkpoint?: CheckedCheckpoint): ChainWalker => {
     return true;
   };
 
-  const report = (head: number): VerifyReport => {
+  const report = (head: number): VerifyReport => chainReport({ checked, expected, bad, hashAtCheckpoint }, head, checkpoint);
+
+  return {
+    push,
+    get broken() {
+      return bad !== undefined;
+    },
+    report,
+  };
+};
+
+/** Where a walk of the chain ended: events checked, the next position expected, the first break, the hash at the checkpoint. */
+export interface ChainWalkState {
+  readonly checked: number;
+  readonly expected: number;
+  readonly bad: { readonly position: number; readonly problem: string } | undefined;
+  readonly hashAtCheckpoint: string | undefined;
+}
+
+/** The verdict on a walk that stopped at `state`, against the head and the signed checkpoint (the sequential and parallel walks share it). */
+export const chainReport = ({ checked, expected, bad, hashAtCheckpoint }: ChainWalkState, head: number, checkpoint?: CheckedCheckpoint): VerifyReport => {
     const base = { checked, head, ...(checkpoint ? { checkpoint: publicPart(checkpoint) } : {}) };
     if (bad) return { ...base, ok: false, firstBadPosition: bad.position, problem: bad.problem };
     if (expected - 1 !== head)
@@ -101,15 +123,6 @@ export const chainWalker = (checkpoint?: CheckedCheckpoint): ChainWalker => {
         problem: `the chain was rewritten: the hash at position ${checkpoint.position} differs from the signed checkpoint`,
       };
     return { ...base, ok: true };
-  };
-
-  return {
-    push,
-    get broken() {
-      return bad !== undefined;
-    },
-    report,
-  };
 };
 
 const publicPart = ({ position, hash: h, signatureValid }: CheckedCheckpoint) => ({ position, hash: h, signatureValid });

@@ -15,6 +15,7 @@ import { PRIVATE_DIR_MODE, preparePrivateDatabase, tightenFile } from '../privat
 import type { Tightened } from '../privateFile.ts';
 import { chainWalker } from '../hashChain.ts';
 import { walkChain } from './walkChain.ts';
+import { splitsVerify, verifyInSegments, type ParallelVerify } from './chainSegments.ts';
 import { ledgerWatchers } from '../ledgerWatchers.ts';
 import { START } from '../port.ts';
 import type { Ledger, VerifyReport } from '../port.ts';
@@ -37,6 +38,8 @@ export interface SqliteLedgerOptions {
   readonly checkpointIntervalMs?: number;
   /** How often live subscriptions look for appends by other processes. @defaultValue 200 */
   readonly pollIntervalMs?: number;
+  /** verify across worker threads for long ledgers (chainSegments.ts); false keeps it in this thread. @defaultValue `{}` (50,000 events and up) */
+  readonly parallelVerify?: ParallelVerify | false;
   /** Events per history page of a subscription. @defaultValue 500 */
   readonly pageSize?: number;
   /** How long an append waits for another process's write lock. @defaultValue 5000 */
@@ -67,6 +70,7 @@ export const openSqliteLedger = async (path: string, options: SqliteLedgerOption
   tightenFile(checkpointPath, options.onTightened);
   const checkpointStore = fileCheckpointStore(checkpointPath);
   const pageSize = options.pageSize ?? 500;
+  const parallelVerify = options.parallelVerify === false ? undefined : options.parallelVerify ?? {};
 
   const db = new Database(file);
   try {
@@ -150,8 +154,15 @@ export const openSqliteLedger = async (path: string, options: SqliteLedgerOption
     verify: async (): Promise<VerifyReport> => {
       ensureOpen();
       // The checkpoint before the head: it is only written after a durable commit, so it is never ahead of it.
-      const walker = chainWalker(await readCheckedCheckpoint(checkpointStore, signer));
+      const checkpoint = await readCheckedCheckpoint(checkpointStore, signer);
       const head = headPosition();
+      // A long ledger is checked in ranges on several cores (chainSegments.ts); a short one in this thread.
+      if (splitsVerify(head, parallelVerify)) {
+        const report = await verifyInSegments(file, head, parallelVerify!, checkpoint);
+        ensureOpen();
+        return report;
+      }
+      const walker = chainWalker(checkpoint);
       await walkChain(file, head, walker, () => closed);
       ensureOpen();
       return walker.report(head);

@@ -26,6 +26,16 @@ describe('sqlite ledger', () => {
     return { ledger: await open(), reopen: open, tamper: sqliteTamperer(file, `${file}.checkpoint.json`) };
   });
 
+  // The same contract with verify split across three worker threads from the first event (chainSegments.ts):
+  // every break lands in some range or where two meet, and must read as the one-thread walk reads it.
+  ledgerContract('sqlite, verify in parallel ranges', async () => {
+    const folder = await createTempDir('ledger');
+    folders.push(folder);
+    const file = folder.file('data', 'ledger.db');
+    const open = () => openSqliteLedger(file, { ...options, parallelVerify: { minEvents: 0, workers: 3 } });
+    return { ledger: await open(), reopen: open, tamper: sqliteTamperer(file, `${file}.checkpoint.json`) };
+  });
+
   describe('on a real file', () => {
     const temp = useTempDir('ledger');
     const opened: Ledger[] = [];
