@@ -46,6 +46,20 @@ const decoding = /\b(?:b64decode|b32decode|b85decode|a85decode|decodebytes|decod
 const running = /\b(?:exec|eval|system|popen|subprocess|spawn\w*|execSync|execFileSync|execv\w*|child_process|compile|run_path|run_module|Function|__import__)\b|`/;
 /** A path that is itself decoded (`open(codecs.decode('gbyytngr.lnzy','rot13'),'w')`): which file it is cannot be read. */
 const decodedPath = /\b(?:open|Path|remove|unlink|rmtree|rename|replace|chmod|symlink|writeFileSync|unlinkSync|rmSync)\s*\(\s*(?:codecs\.decode|base64\.\w+|bytes\.fromhex|binascii\.\w+|zlib\.\w+|[\w.]*decode|Buffer\.from|atob)\s*\(/;
+/**
+ * `p = zlib.decompress(base64.b64decode('…')).decode(); open(p, 'w')`: a name given a decoded value, then handed to a
+ * call that writes, removes or renames the file it names (decodedPath's case, through a variable).
+ */
+const decodedPathVariable = (code: string): boolean => {
+  if (!decoding.test(code)) return false;
+  for (const m of code.matchAll(/(?:^|[\s;])(?:(?:const|let|var|my)\s+)?\$?([A-Za-z_]\w*)\s*=(?!=)([^\n;]*)/g)) {
+    if (!decoding.test(m[2]!)) continue;
+    const use = new RegExp(String.raw`\b(?:open|Path|remove|unlink|rmtree|rename|replace|chmod|symlink|writeFileSync|unlinkSync|rmSync|appendFileSync|truncate|copy\w*|move)\s*\(\s*\$?${m[1]}\s*[,)]`);
+    if (use.test(code)) return true;
+  }
+  return false;
+};
+
 /** Running a file or a download as code: `exec(open(…).read())`, `runpy.run_path`, `exec(urlopen(…))`. */
 const runsForeignCode = /\bexec\s*\(\s*(?:open|compile\s*\(\s*open|urlopen|requests|urllib|input|sys\.stdin)\b|\brunpy\.run_(?:path|module)\b|\beval\s*\(\s*(?:open|input|sys\.stdin)\b/;
 /**
@@ -169,7 +183,8 @@ const codeFindings = (code: string, index: ProtectionIndex, context: PathContext
   const reached = codeReachesProcess(folded, pid);
   if (reached !== null) findings.push({ id: 'reaches-guard-process', what: reached });
   // The raw code too: the folds may have decoded what it decodes (runtimeStrings.ts), which stays a hidden command.
-  if (((decoding.test(code) || decoding.test(folded)) && running.test(folded)) || decodedPath.test(code) || decodedPath.test(folded) || runsForeignCode.test(folded)) findings.push({ id: 'hidden-command', what: 'code that runs what it decoded or loaded' });
+  if (((decoding.test(code) || decoding.test(folded)) && running.test(folded)) || decodedPath.test(code) || decodedPath.test(folded) || runsForeignCode.test(folded)
+    || decodedPathVariable(code)) findings.push({ id: 'hidden-command', what: 'code that runs what it decoded or loaded' });
   const literals = pythonStringLiterals(code);
   // The literals glued as well (`'/app' + 'rove always'`), read only when the code posts a message at all.
   const posted = codeApprovalMessage(folded, () => [...literals, ...pythonStringLiterals(gluedLiterals(folded))]);
