@@ -161,7 +161,10 @@ const gitEnvironmentFiles = (c: SimpleCommand): RunFile[] => {
 // ---- editors, debuggers, consoles, macro processors ----
 
 const vimGrammar: OptionGrammar = { shortWithValue: 'cSuUTiitrwW', longWithValue: ['cmd', 'servername', 'startuptime', 'remote', 'remote-send'] };
-const vimFiles = (c: SimpleCommand): RunFile[] => each(values(c, vimGrammar, 'Su', []).filter((v) => !/^(?:NONE|NORC|DEFAULTS)$/.test(v)), 'ex');
+// `-s FILE` types the file's keystrokes in normal mode: its `:` lines are Ex commands as surely as a -S script's.
+// Only a lone `-s` takes a file (`-es` is Ex mode, silent).
+const vimFiles = (c: SimpleCommand): RunFile[] => each([...values(c, vimGrammar, 'Su', []), ...c.args.flatMap((a, i) => (a === '-s' && c.args[i + 1] !== undefined ? [c.args[i + 1]!] : []))]
+  .filter((v) => !/^(?:NONE|NORC|DEFAULTS)$/.test(v)), 'ex');
 
 const gdbFiles = (c: SimpleCommand): RunFile[] => {
   const args = c.args.map((a) => a.replace(/^-(?=(?:x|ix|command|init-command)(?:=|$))/, '--'));
@@ -609,9 +612,9 @@ export const scriptReaders: readonly ScriptReader[] = [
     allows: ["echo '{\"scripts\": {\"postinstall\": \"node build.js\"}}' > ../lib/package.json; npm install ../lib", 'npm install lodash', "echo '{\"scripts\": {\"build\": \"tsc\", \"x\": \"tollgate approve abc always\"}}' > package.json; npm run build", 'npm install', 'npm run lint --prefix web'],
   },
   {
-    name: 'vim -S and -u files (Ex commands: !CMD, writes)', programs: /^(?:vim?|nvim|ex|view|vimdiff|gvim|rvim|evim)$/, files: vimFiles,
-    stops: ["echo ':!hermes config set approvals.yolo true' > /tmp/e.vim; vim -es -S /tmp/e.vim -c q", "echo 'w! ~/.hermes/config.yaml' > /tmp/w.vim; vim -u /tmp/w.vim -es notes.txt"],
-    allows: ["echo 'set number' > /tmp/s.vim; vim -S /tmp/s.vim notes.txt", 'vim -u NONE notes.txt', 'vim -S Session.vim'],
+    name: 'vim -S, -u and -s files (Ex commands: !CMD, writes; -s types them as keystrokes)', programs: /^(?:vim?|nvim|ex|view|vimdiff|gvim|rvim|evim)$/, files: vimFiles,
+    stops: ["echo ':!hermes config set approvals.yolo true' > /tmp/e.vim; vim -es -S /tmp/e.vim -c q", "printf ':!pkill -f tollgate\\n' > /tmp/k.txt; vim -s /tmp/k.txt", "echo 'w! ~/.hermes/config.yaml' > /tmp/w.vim; vim -u /tmp/w.vim -es notes.txt"],
+    allows: ["echo 'set number' > /tmp/s.vim; vim -S /tmp/s.vim notes.txt", 'vim -u NONE notes.txt', 'vim -S Session.vim', "printf 'ihello\\n' > /tmp/k.txt; vim -s /tmp/k.txt notes.txt"],
   },
   {
     name: 'ed and ex scripts given on standard input from a file (!CMD, w FILE)', programs: /^(?:ed|red|ex|vim?|nvim)$/, files: (c, a) => each(inputFiles(c, a), 'ex'),
