@@ -52,11 +52,12 @@ export const pythonStringLiterals = (code: string): string[] => {
 
 /**
  * Calls and names that change files, processes or sockets; one of them and the cell is not a plain read (archives
- * extracted, `os.open` flags that write, `Path.symlink_to`: red team 6). Node's
+ * extracted, `os.open` flags that write, `Path.symlink_to`: red team 6; a library's savers, `numpy.savetxt`, `df.to_csv`,
+ * `fileinput.input(…, inplace=True)`: red team 13). Node's
  * and Ruby's spellings too (`fs.rmSync`, `writeFileSync`, `File.delete`, `FileUtils.rm_rf`): scripts in those
  * languages are judged here as well.
  */
-const changing = /\b(?:rmSync|rm|rm_rf|rm_r|unlinkSync|rmdirSync|writeFile\w*|appendFile\w*|createWriteStream|renameSync|copyFileSync|cpSync|symlinkSync|linkSync|truncateSync|mkdirSync|chmodSync|chownSync|delete|FileUtils|write|writelines|write_text|write_bytes|remove|unlink|rmdir|rmtree|rename|replace|move|copy\w*|chmod|chown|symlink|link|truncate|touch|mkdir|makedirs|system|popen|spawn\w*|exec\w*|subprocess|socket|connect|urlopen|requests|http|shutil|kill|signal|sqlite3|eval|compile|__import__|getattr|globals|ctypes|extract\w*|unpack_archive|ftruncate|O_(?:RDWR|WRONLY|TRUNC|CREAT|APPEND)|symlink_to|hardlink_to|link_to|mkfifo|mknod|utime)\b/;
+const changing = /\b(?:rmSync|rm|rm_rf|rm_r|unlinkSync|rmdirSync|writeFile\w*|appendFile\w*|createWriteStream|renameSync|copyFileSync|cpSync|symlinkSync|linkSync|truncateSync|mkdirSync|chmodSync|chownSync|delete|FileUtils|write|writelines|write_text|write_bytes|remove|unlink|rmdir|rmtree|rename|replace|move|copy\w*|chmod|chown|symlink|link|truncate|touch|mkdir|makedirs|system|popen|spawn\w*|exec\w*|subprocess|socket|connect|urlopen|requests|http|shutil|kill|signal|sqlite3|eval|compile|__import__|getattr|globals|ctypes|extract\w*|unpack_archive|ftruncate|O_(?:RDWR|WRONLY|TRUNC|CREAT|APPEND)|symlink_to|hardlink_to|link_to|mkfifo|mknod|utime|save|savetxt|savez\w*|tofile|to_csv|to_json|to_parquet|to_excel|to_pickle|to_hdf|to_feather|imwrite|imsave|savefig|inplace)\b/;
 /** A mode argument that writes (`open(p, 'w')`, `mode="a+"`), judged before the literals are blanked. */
 const writeMode = /,\s*(?:mode\s*=\s*)?[rRbB]{0,2}(['"])[rbt]*[wax+][rbtwax+]*\1/;
 

@@ -86,6 +86,10 @@ describe('self-protection for file tools and code cells', () => {
     it('blocks reading a key even plainly', () => expect(code("print(open('data/keys/payload-hmac.key').read())")).to.include('block:read-secret'));
     it('blocks building a Hermes path from parts', () => expect(code("import os\np = os.path.join(os.environ['HOME'], '.hermes', 'config.yaml')\nopen(p, 'w').write('')")).to.include('block:write-protected-path'));
     it('blocks deleting the ledger', () => expect(code("import os\nos.remove('data/ledger.db')")).to.include('block:write-protected-path'));
+    it("blocks a library's saver over a Hermes file (numpy.savetxt, fileinput's inplace)", () => {
+      expect(code("import numpy\nnumpy.savetxt('/home/agent/.hermes/config.yaml', [1])")).to.include('block:write-protected-path');
+      expect(code("import fileinput\nfor l in fileinput.input('/home/agent/.hermes/config.yaml', inplace=True): print('')")).to.include('block:write-protected-path');
+    });
     it('allows a plain read of the config', () => expect(code("print(open('/home/agent/project/tollgate.yaml').read())")).to.deep.equal([]));
     it('allows ordinary code', () => expect(code("import json\nprint(json.dumps({'a': 1}))\nopen('out.txt', 'w').write('x')")).to.deep.equal([]));
   });
