@@ -888,6 +888,9 @@ export class CommandExtractor {
     return this.state.lookup('HOME') ?? null;
   }
 
+  /** The text a file holds as the line left it, made once per line: followPlumbing runs for every command. */
+  private readonly fileContentOf = (path: string): string | undefined => this.state.fileContent(path);
+
   /** Readers whose input the rest of the line writes (a fifo, `exec > >(sh)`, a coprocess), fed once the walk is done. */
   private readonly pendingReaders: { channel: plumbing.Channel; run: (text: string) => void }[] = [];
 
@@ -896,7 +899,7 @@ export class CommandExtractor {
    * `exec > >(sh)`, `coproc sh`, `sh < fifo`. True when the command's own code was walked here.
    */
   private followPlumbing(command: SimpleCommand, scope: Scope, feed: Feed | undefined, index: number, level: number): boolean {
-    const fileContent = (path: string) => this.state.fileContent(path);
+    const fileContent = this.fileContentOf;
     for (const { body, text } of plumbing.outputSubstitutions(command))
       if (text !== undefined) this.script(body, scope, `${command.program} >(...)`, { text, label: `${command.program} >` }, index, level, { redirects: [] });
     const at = this.commands.length - 1;

@@ -822,20 +822,21 @@ export const lineRuleExamples = {
 const runsAtLaterStart = (path: string): boolean => isShellStartupFile(path) || runLaterPlace(path, null) !== null;
 
 /** The files a tool call writes with the text it states: write_file, patch (replace, or a V4A patch's added lines), a skill's file. */
+const stringArg = (args: Readonly<Record<string, unknown>>, key: string): string | null => (typeof args[key] === 'string' ? (args[key] as string) : null);
+
 export const writtenTexts = (tool: string, args: Readonly<Record<string, unknown>>): { path: string; text: string }[] => {
-  const text = (key: string): string | null => (typeof args[key] === 'string' ? (args[key] as string) : null);
   if (tool === 'skill_manage') {
     // `write_file` puts file_content at file_path inside the skill; Hermes and the agent run its scripts later.
-    const path = text('file_path');
-    const content = text('file_content');
+    const path = stringArg(args, 'file_path');
+    const content = stringArg(args, 'file_content');
     return path !== null && content !== null ? [{ path, text: content }] : [];
   }
   if (tool !== 'write_file' && tool !== 'patch') return [];
   const out: { path: string; text: string }[] = [];
-  const path = text('path') ?? text('file_path') ?? '';
+  const path = stringArg(args, 'path') ?? stringArg(args, 'file_path') ?? '';
   const content = [args['content'], args['new_string']].filter((v): v is string => typeof v === 'string').join('\n');
   if (content !== '') out.push({ path, text: content });
-  const patch = text('patch');
+  const patch = stringArg(args, 'patch');
   if (tool === 'patch' && patch !== null) for (const added of patchAddedTexts(patch)) out.push({ path: added.path, text: added.text });
   return out;
 };

@@ -15,13 +15,18 @@ const pythonProgram = /^python[0-9.]*$/;
 /** The program path whose folder decides where a pip install lands, when the command changes an environment. */
 export const installingInto = (command: SimpleCommand): string | null => {
   const { program, args, programPath } = command;
-  const verb = (from: number) => args.slice(from).find((a) => !a.startsWith('-'));
-  if (pipProgram.test(program)) return changingVerbs.has(verb(0) ?? '') ? programPath : null;
+  if (pipProgram.test(program)) return changingVerbs.has(verbFrom(args, 0) ?? '') ? programPath : null;
   if (pythonProgram.test(program)) {
     const m = args.indexOf('-m');
-    return m >= 0 && /^pip[0-9.]*$/.test(args[m + 1] ?? '') && changingVerbs.has(verb(m + 2) ?? '') ? programPath : null;
+    return m >= 0 && /^pip[0-9.]*$/.test(args[m + 1] ?? '') && changingVerbs.has(verbFrom(args, m + 2) ?? '') ? programPath : null;
   }
   return null;
+};
+
+/** The first word from `from` on that is not an option. Top level: it runs for every command of every line. */
+const verbFrom = (args: readonly string[], from: number): string | undefined => {
+  for (let i = from; i < args.length; i++) if (!args[i]!.startsWith('-')) return args[i];
+  return undefined;
 };
 
 /** `pipx inject hermes-agent x`, `pipx upgrade hermes-agent`: Hermes' own environment changed. */
