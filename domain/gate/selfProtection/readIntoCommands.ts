@@ -111,16 +111,16 @@ export const readIntoCommandFiles = (command: SimpleCommand, analysis: ShellAnal
   const files = inputFiles(command, analysis);
   if (files.length === 0) return [];
   const names = assignedNames(command);
-  if (names.some((name) => runsVariable(analysis.source, name))) return files.map((path) => ({ path, as: 'read-lines' }));
-  // Read as data (`read f < list; echo x > "$f"`): each command using the value is judged with the file's lines in its place.
+  const runs: RunFile[] = names.some((name) => runsVariable(analysis.source, name)) ? files.map((path) => ({ path, as: 'read-lines' })) : [];
+  // Used as data too (`read f < list; echo x > "$f"`, `nc -l -p "$p"`): each command using the value is judged with the file's lines in its place.
   const uses = analysis.commands.flatMap((c) => names.flatMap((name) => {
-    const use = new RegExp(`"?\\$(?:\\{${name}\\}|${name}(?![A-Za-z0-9_]))"?`, 'g');
+    const use = new RegExp(`"?\\$(?:\\{${name}(?:\\[[^\\]]*\\])?\\}|${name}(?![A-Za-z0-9_]))"?`, 'g');
     // A printer's arguments are printed, not acted on (`echo "$c"`); only where its output goes counts.
     const printer = /^(?:echo|printf|test|\[|\[\[|:|true)$/.test(c.program);
     const words = [c.programPath, ...(printer ? [] : c.args), ...c.redirects.map((r) => `${r.op} ${r.target}`)].join(' ');
     return c !== command && use.test(words) ? [words.replace(use, valueMark)] : [];
   }));
-  return uses.length === 0 ? [] : files.flatMap((path) => uses.map((template) => ({ path, as: 'value' as const, command: template })));
+  return [...runs, ...files.flatMap((path) => uses.map((template) => ({ path, as: 'value' as const, command: template })))];
 };
 
 /** Where a `value` run file's lines go in its command (scriptReaders.runFileText). */

@@ -32,6 +32,8 @@ export type ReadAs = 'shell' | 'code' | 'direct' | 'makefile' | 'package-scripts
   | 'value'
   // A server's config (its listening ports) and a Procfile (its commands): listenerConfigs.ts.
   | 'listener-ports' | 'procfile'
+  // A file `source` or `.` runs: the commands after it on the line (`command`), with the values it assigns put in.
+  | 'sourced-values'
   // Data and config files a program acts on (dataFileTexts.ts, composeFiles.ts): their findings keep their own reason.
   | 'tmux' | 'screen' | 'diff' | 'urls' | 'wgetrc' | 'compose' | 'kube'
   // Task runners' recipe files (recipeFiles.ts): Taskfile.yml, poe's pyproject.toml, Makefile.toml, invoke's and nox's Python.
@@ -98,6 +100,26 @@ const stdinFiles = (command: SimpleCommand): string[] => command.redirects.filte
 /** What the program reads on stdin from a named file: `< FILE`, or `cat FILE |` (head, tail, …) just before it. */
 const inputFiles = (command: SimpleCommand, analysis: ShellAnalysis): string[] => [...stdinFiles(command), ...pipedFiles(command, analysis)];
 const each = (paths: readonly string[], as: ReadAs): RunFile[] => paths.map((path) => ({ path, as }));
+
+/** `. F` / `source F`: the commands after it on the line, each as its words (judged with F's values put in). */
+const sourcedValueFiles = (c: SimpleCommand, analysis: ShellAnalysis): RunFile[] => {
+  const file = c.args[0];
+  if (file === undefined) return [];
+  const later = analysis.commands.slice(analysis.commands.indexOf(c) + 1)
+    .map((x) => [x.programPath, ...x.args, ...x.redirects.map((r) => `${r.op} ${r.target}`)].join(' '))
+    .filter((line) => line.includes('$'));
+  return later.length === 0 ? [] : [{ path: file, as: 'sourced-values', command: later.join('\n') }];
+};
+
+/** The commands with each `NAME=VALUE` (or `export NAME=VALUE`) line of the sourced text put in for `$NAME` and `${NAME}`. */
+const withSourcedValues = (content: string, commands: string): string => {
+  let out = commands;
+  for (const m of content.matchAll(/^\s*(?:export\s+|declare\s+(?:-\w+\s+)*|readonly\s+)?([A-Za-z_]\w*)=(?:"([^"\n]*)"|'([^'\n]*)'|([^\s;#]*))/gm)) {
+    const value = m[2] ?? m[3] ?? m[4] ?? '';
+    out = out.replace(new RegExp(`"?\\$(?:\\{${m[1]}\\}|${m[1]}(?![A-Za-z0-9_]))"?`, 'g'), value);
+  }
+  return out === commands ? '' : out;
+};
 
 // ---- awk, sed ----
 
@@ -764,6 +786,11 @@ export const scriptReaders: readonly ScriptReader[] = [
     allows: ['echo build dist > /tmp/l; rm -rf $(cat /tmp/l)', 'echo /home/agent/project/tollgate.yaml > /tmp/l; wc -l $(cat /tmp/l)', 'kill $(cat app.pid)', 'echo 3000 > /tmp/l; nc -l $(cat /tmp/l)'],
   },
   {
+    name: 'values a sourced file assigns, in the commands after it (. /tmp/env; nc -l $PORT)', programs: /^(?:source|\.)$/, files: sourcedValueFiles,
+    stops: ["printf 'P=8787\\n' > /tmp/e; . /tmp/e; nc -l $P", "printf 'export H=/home/agent/.hermes\\n' > /tmp/e; source /tmp/e && rm -rf \"$H/plugins\""],
+    allows: ["printf 'P=3000\\n' > /tmp/e; . /tmp/e; nc -l $P", "printf 'NODE_ENV=test\\n' > /tmp/e; . /tmp/e; npm test"],
+  },
+  {
     name: "servers' config files and Procfiles that say where to listen (nginx -c, caddy --config, ssh -F, haproxy -f, honcho start)",
     programs: new RegExp(listenerConfigRows.map((r) => r.programs.source).join('|')),
     files: (c) => listenerConfigFiles(c).map((f) => ({ path: f.path, as: f.as === 'ports' ? 'listener-ports' as const : 'procfile' as const })),
@@ -840,6 +867,7 @@ export const runFileText = (file: RunFile, content: string): { kind: 'shell' | '
     case 'm4': return { kind: 'shell', text: m4ShellTexts(content).join('\n') };
     case 'dc': return { kind: 'shell', text: dcShellTexts(content).join('\n') };
     case 'value': return { kind: 'shell', text: content.split('\n').map((l) => l.trim()).filter((l) => l !== '').slice(0, 64).map((l) => (file.command ?? '').split(valueMark).join(l)).join('\n') };
+    case 'sourced-values': return { kind: 'shell', text: withSourcedValues(content, file.command ?? '') };
     case 'listener-ports': return { kind: 'shell', text: listenerConfigText(content, 'ports') };
     case 'procfile': return { kind: 'shell', text: listenerConfigText(content, 'procfile') };
     case 'args': return { kind: 'shell', text: `${file.command ?? 'echo'} ${content.replace(/\s+/g, ' ')}\n${content}` };
