@@ -66,6 +66,8 @@ export interface ScriptReader {
   /** Lines the floor must stop (the file written earlier on the line), and ordinary ones it must let through. */
   readonly stops: readonly string[];
   readonly allows: readonly string[];
+  /** For examples that need them: files an earlier call left, as read before decide (absolute path -> text). */
+  readonly recorded?: Readonly<Record<string, string>>;
 }
 
 /** Every value of the options, GNU style (`-f x`, `-fx`, `--file=x`, `--file x`), options anywhere; a repeated option gives each. */
@@ -787,8 +789,10 @@ export const scriptReaders: readonly ScriptReader[] = [
   },
   {
     name: 'values a sourced file assigns, in the commands after it (. /tmp/env; nc -l $PORT)', programs: /^(?:source|\.)$/, files: sourcedValueFiles,
-    stops: ["printf 'P=8787\\n' > /tmp/e; . /tmp/e; nc -l $P", "printf 'export H=/home/agent/.hermes\\n' > /tmp/e; source /tmp/e && rm -rf \"$H/plugins\""],
-    allows: ["printf 'P=3000\\n' > /tmp/e; . /tmp/e; nc -l $P", "printf 'NODE_ENV=test\\n' > /tmp/e; . /tmp/e; npm test"],
+    // The files come from earlier calls (recorded): a file written on the line the analyzer follows itself.
+    stops: ['. /tmp/port.env; nc -l $P', 'source /tmp/home.env && rm -rf "$H/plugins"', 'set -a; . /tmp/port.env; set +a; python3 -m http.server $P'],
+    allows: ['. /tmp/other.env; nc -l $P', '. /tmp/test.env; npm test'],
+    recorded: { '/tmp/port.env': 'P=8787\n', '/tmp/home.env': 'export H=/home/agent/.hermes\n', '/tmp/other.env': 'P=3000\n', '/tmp/test.env': 'NODE_ENV=test\n' },
   },
   {
     name: "servers' config files and Procfiles that say where to listen (nginx -c, caddy --config, ssh -F, haproxy -f, honcho start)",

@@ -15,7 +15,7 @@ describe('script files other programs run (awk -f, make, npm run, vim -S, gdb -x
   const rowFindings = (row: (typeof scriptReaders)[number], line: string) => {
     const analysis = analyze(line);
     const scope = lineScope(analysis, index, null);
-    return analysis.commands.filter((c) => runFiles(c, analysis, [row]).length > 0).flatMap((c) => rule.find(c, scope, {}));
+    return analysis.commands.filter((c) => runFiles(c, analysis, [row]).length > 0).flatMap((c) => rule.find(c, scope, row.recorded ?? {}));
   };
 
   it('every row has a unique name and examples both ways', () => {

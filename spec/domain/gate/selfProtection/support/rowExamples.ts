@@ -8,6 +8,8 @@ export interface ExampleRow {
   readonly name: string;
   readonly stops: readonly string[];
   readonly allows: readonly string[];
+  /** Files an earlier call left on disk, as read before decide (absolute path -> text), for rows that judge them. */
+  readonly recorded?: Readonly<Record<string, string>>;
 }
 
 export const describeRowExamples = <R extends ExampleRow>(
@@ -20,7 +22,7 @@ export const describeRowExamples = <R extends ExampleRow>(
           const analysis = analyze(line);
           expect(analysis.parsed, analysis.problems.join('; ')).to.equal(true);
           expect(rowFindings(row, line)).to.have.length.greaterThan(0);
-          const found = findSelfProtection({ tool: 'terminal', args: { command: line }, shell: analysis, protection: exampleFacts });
+          const found = findSelfProtection({ tool: 'terminal', args: { command: line }, shell: analysis, protection: exampleFacts, scripts: row.recorded ?? {} });
           expect(found.some((f) => f.verdict === 'block')).to.equal(true);
         });
       }
