@@ -74,9 +74,46 @@ export const constantValue = (expression: string, flavor: 'shell' | 'code' = 'co
   return value !== null && at === source.length && Number.isSafeInteger(value) ? value : null;
 };
 
-/** A word with each constant `$((…))` replaced by its value (`:$((8700+87))/` is `:8787/`); other parts stay. */
-export const withArithmeticFolded = (word: string): string =>
-  word.replace(/\$\(\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)\)/g, (whole, inner: string) => {
-    const value = constantValue(inner, 'shell');
+/** bash's `BASE#DIGITS` (`16#2253`, `2#1000`), bases 2 to 36, as decimal; null when a digit is not of the base. */
+const baseNumber = (base: string, digits: string): string | null => {
+  const b = Number(base);
+  if (!(b >= 2 && b <= 36) || !/^[0-9a-zA-Z]+$/.test(digits)) return null;
+  const value = parseInt(digits, b);
+  return [...digits.toLowerCase()].every((d) => parseInt(d, 36) < b) && Number.isSafeInteger(value) ? String(value) : null;
+};
+
+const constant = (inner: string): number | null => constantValue(inner.replace(/(\d+)#([0-9a-zA-Z]+)/g, (whole, base: string, digits: string) => baseNumber(base, digits) ?? whole), 'shell');
+
+/**
+ * Commands whose output is a constant the line states: `expr 8700 + 87`, `echo 8700+87 | bc`, `bc <<< 8700+87`,
+ * `seq 8787 8787`, `printf %d 8787` (red team 15: a port spelled through them).
+ */
+const constantCommands: readonly RegExp[] = [
+  /^\s*expr((?:\s+(?:\d+|[-+*/%]|\\\*))+)\s*$/,
+  /^\s*(?:echo|printf)\s+['"]?([0-9+\-*/%() ]+)['"]?\s*\|\s*bc(?:\s+-l)?\s*$/,
+  /^\s*bc(?:\s+-l)?\s*<<<\s*['"]?([0-9+\-*/%() ]+)['"]?\s*$/,
+  /^\s*printf\s+['"]?%d['"]?\s+(\d+)\s*$/,
+];
+const constantOutput = (command: string): string | null => {
+  const seq = /^\s*seq\s+(\d+)(?:\s+(\d+))?\s*$/.exec(command);
+  if (seq !== null) return seq[2] === undefined ? (seq[1] === '1' ? '1' : null) : seq[1] === seq[2] ? seq[1]! : null;
+  for (const row of constantCommands) {
+    const m = row.exec(command);
+    const value = m === null ? null : constant(m[1]!.replace(/\\\*/g, '*'));
+    if (value !== null) return String(value);
+  }
+  return null;
+};
+
+/**
+ * A word with each constant `$((…))` replaced by its value (`:$((8700+87))/` is `:8787/`, `$((16#2253))` is `8787`),
+ * and each `$(…)` of a command with a constant output by that output; other parts stay.
+ */
+export const withArithmeticFolded = (word: string): string => {
+  const folded = word.replace(/\$\(\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)\)/g, (whole, inner: string) => {
+    const value = constant(inner);
     return value === null ? whole : String(value);
   });
+  return !folded.includes('$(') && !folded.includes('`') ? folded
+    : folded.replace(/\$\(([^()`]*)\)|`([^`]*)`/g, (whole, a?: string, b?: string) => constantOutput(a ?? b ?? '') ?? whole);
+};

@@ -7,7 +7,7 @@ import { unguardingAssignment } from './unguardingVariables.ts';
 import { firstOperandIndex, parseOptions } from '../../shell/commandOptions.ts';
 import { programName } from '../../shell/programName.ts';
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
-import { constantValue } from './constantArithmetic.ts';
+import { withArithmeticFolded } from './constantArithmetic.ts';
 
 /** tollgate subcommands that only read (everything else answers, serves, installs or hooks). */
 export const tollgateReadOnlySubcommands: ReadonlySet<string> = new Set([
@@ -423,9 +423,9 @@ const namesPid = (word: string, pid: number | null): boolean => {
   if (pid === null) return false;
   const number = /^\s*[+-]?0*([0-9]+)\s*$/.exec(word);
   if (number !== null) return Number(number[1]) === pid;
-  // `kill -9 $((4000+242))`: constant arithmetic.
-  const arithmetic = /^\$\(\((.*)\)\)$/.exec(word.trim());
-  const value = arithmetic === null ? null : constantValue(arithmetic[1]!, 'shell');
+  // `kill -9 $((4000+242))`, `$((16#1092))`, `$(expr 4000 + 242)`: constant arithmetic, folded as the port's is.
+  const folded = withArithmeticFolded(word.trim());
+  const value = /^-?\d+$/.test(folded) ? Number(folded) : null;
   return value !== null && Math.abs(value) === pid;
 };
 

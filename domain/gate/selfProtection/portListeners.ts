@@ -67,7 +67,10 @@ const forwardListens = ({ program, args }: SimpleCommand, port: number): string 
     return null;
   }
   if (/^(?:docker|podman|nerdctl)$/.test(program) && args.some((a) => a === 'run' || a === 'create')) {
-    return optionValuesAnywhere(args, 'p', ['publish']).some((spec) => spec.includes(':') && forwardSpecListens(spec, port, 2)) ? `${program} publishes it` : null;
+    if (optionValuesAnywhere(args, 'p', ['publish']).some((spec) => spec.includes(':') && forwardSpecListens(spec, port, 2))) return `${program} publishes it`;
+    // `--network=host`: the container's servers listen on this machine's ports; one named here may be tollgate's.
+    const hostNetwork = optionValuesAnywhere(args, null, ['network', 'net']).includes('host') || args.includes('--network=host') || args.includes('--net=host');
+    return hostNetwork && namesPort(args, port) !== undefined ? `${program} shares this machine's network with a server on it` : null;
   }
   if ((program === 'kubectl' || program === 'oc') && args.includes('port-forward')) {
     return args.slice(args.indexOf('port-forward') + 1).some((w) => !w.startsWith('-') && /^[\d$:x]/.test(w) && forwardSpecListens(w, port, 2)) ? `${program} port-forward listens on it` : null;
@@ -81,16 +84,35 @@ const portAssignment = /(?:^|\s)(?:[A-Z_]*_)?PORT=(\S+)/;
 /** Clients whose `--port` is where they connect to: not a listener (their reach to tollgate is the socket-client rows'). */
 const clientPrograms: ReadonlySet<string> = new Set(['curl', 'wget', 'ssh', 'scp', 'sftp', 'psql', 'mysql', 'mariadb', 'redis-cli', 'mongo', 'mongosh', 'telnet', 'http', 'https', 'xh', 'grpcurl', 'nmap', 'rsync', 'git', 'ftp', 'lftp', 'ab', 'wrk', 'hey']);
 /** Long options servers of every kind take their listening port or address by. */
-const listeningOptions = ['port', 'listen', 'bind', 'http-port', 'server-port', 'address', 'addr', 'host-port', 'web.listen-address', 'listen-address', 'server.port'];
+const listeningOptions = ['port', 'listen', 'bind', 'http-port', 'server-port', 'address', 'addr', 'host-port', 'web.listen-address', 'listen-address', 'server.port', 'www-port'];
 
 const openSslPorts = (args: readonly string[]): string[] =>
   args.flatMap((a, i) => ((a === '-accept' || a === '-port') && args[i + 1] !== undefined ? [args[i + 1]!] : []));
 
 const packageRunners: ReadonlySet<string> = new Set(['npx', 'pnpx', 'bunx']);
+const rawListeners: ReadonlySet<string> = new Set(['nc', 'ncat', 'netcat', 'nc.openbsd', 'nc.traditional', 'socat', 'websocat', 'openssl']);
+
+/** Servers that listen on a port of their own unless told otherwise (RStudio Server's is 8787), and the option that moves it. */
+const defaultPorts: ReadonlyMap<string, { readonly port: number; readonly option: string }> = new Map([['rserver', { port: 8787, option: 'www-port' }]]);
+
+/** Raw listeners, and the word that gives the port: one the line does not determine (`nc -l $p`, `TCP-LISTEN:$(cat f)`) may be tollgate's. */
+const rawListenerPortUnknown = (family: string, args: readonly string[]): boolean => {
+  const unknown = (w: string) => /[$`]/.test(withArithmeticFolded(w));
+  if (family === 'socat' || family === 'websocat') return args.some((w) => /^[a-z0-9]+-l(?:isten)?:([^,]*)/i.test(w) && unknown(/^[a-z0-9]+-l(?:isten)?:([^,]*)/i.exec(w)![1]!));
+  if (family === 'openssl') return openSslPorts(args).some(unknown);
+  return args.some((w) => !w.startsWith('-') && unknown(w)) || args.some((w) => /^-[a-zA-Z]*p(.+)$/.test(w) && unknown(w));
+};
+
+/** gawk's special files: `/inet/tcp/LPORT/RHOST/RPORT` with a local port listens there (`/inet/tcp/8787/0/0`). */
+const gawkInetPort = (args: readonly string[], port: number): boolean =>
+  args.some((w) => [...w.matchAll(/\/inet[46]?\/(?:tcp|udp)\/([^/\s"']+)\//g)].some((m) => portNumber(m[1]!) === port));
 
 /** The listener on tollgate's port this command would start, or null. */
 export const listensOnGuardPort = (command: SimpleCommand, port: number | null): string | null => {
   if (port === null) return null;
+  if (/^[gmn]?awk$/.test(command.program) && gawkInetPort(command.args, port)) return `${command.program} listening on tollgate's port ${port} (its /inet special file)`;
+  const fallback = defaultPorts.get(command.program);
+  if (fallback !== undefined && fallback.port === port && !command.args.some((a) => a.startsWith(`--${fallback.option}`))) return `${command.program} listening on its default port ${port}, tollgate's`;
   // `npx http-server -p 8787`: a package runner starts the program named by its first operand.
   const launched = packageRunners.has(command.program) ? command.args.findIndex((a) => !a.startsWith('-')) : -1;
   const program = launched >= 0 ? command.args[launched]! : command.program;
@@ -107,6 +129,7 @@ export const listensOnGuardPort = (command: SimpleCommand, port: number | null):
     // openssl takes its options with one dash (`-accept 8787`, `-port 8787`).
     const named = program === 'openssl' ? openSslPorts(args).some((v) => forwardSpecListens(v, port, 1)) : namesPort(args, port) !== undefined;
     if (named) return `${program} listening on tollgate's port ${port} (${row.why})`;
+    if (rawListeners.has(family) && rawListenerPortUnknown(family, args)) return `${program} listening on a port the line does not determine, perhaps tollgate's ${port} (${row.why})`;
   }
   // Any server given the port by its option (`vite --port 8787`, `jupyter lab --port=8787`, `--listen 127.0.0.1:8787`).
   if (clientPrograms.has(program)) return null;
@@ -115,7 +138,12 @@ export const listensOnGuardPort = (command: SimpleCommand, port: number | null):
 };
 
 export const portListenerExamples = {
-  stops: ['nc -l 8787', 'nc -lk 127.0.0.1 8787', 'ncat -l 8787', 'netcat -l -p 8787', 'busybox nc -l -p 8787', 'socat TCP-LISTEN:8787,fork -',
+  stops: [
+    // Red team 15: the number through bash's bases and constant commands, a raw listener's port unknown, gawk's /inet files,
+    // a server whose default port is tollgate's, a container on the host's network.
+    'nc -l $((16#2253))', 'nc -l $(expr 8700 + 87)', 'nc -l $(echo 8700+87 | bc)', 'nc -l $(seq 8787 8787)', 'nc -l $p', 'socat TCP-LISTEN:$P,fork -',
+    "gawk 'BEGIN{s=\"/inet/tcp/8787/0/0\"; print \"x\" |& s}'", 'rserver', 'docker run --network=host python:3 python -m http.server 8787',
+    'nc -l 8787', 'nc -lk 127.0.0.1 8787', 'ncat -l 8787', 'netcat -l -p 8787', 'busybox nc -l -p 8787', 'socat TCP-LISTEN:8787,fork -',
     'php -S 127.0.0.1:8787', 'npx http-server -p 8787', 'ruby -run -e httpd . -p 8787', 'python3 -m http.server 8787', 'uvicorn app:app --port 8787',
     'nc -l -p8787', 'caddy file-server --listen :8787',
     // Red team 10: abbreviations, other spellings of the number, forwards and servers given the port by option.
@@ -127,7 +155,7 @@ export const portListenerExamples = {
     // Red team 13: bundled flags, ssh's -o forwards, more servers.
     'nc -lp8787', 'ssh -NfL 8787:x:22 host', 'ssh -oLocalForward=8787:x:1 host', 'ssh -o "LocalForward=8787 localhost:22" host', 'ssh -oDynamicForward=8787 host',
     'python3 -m pydoc -p 8787', 'python2 -m SimpleHTTPServer 8787', 'next dev -p 8787', 'hugo server -p 8787', '/usr/sbin/sshd -p 8787', '/usr/sbin/sshd -o Port=8787', 'dropbear -p 8787'],
-  allows: ['nc -l 9000', 'nc 127.0.0.1 9000', 'python3 -m http.server 9000', 'php -S localhost:8000', 'socat TCP-LISTEN:9000,fork TCP:db:5432', 'npx http-server -p 8080',
+  allows: ['nc -l $(expr 3000 + 1)', 'rserver --www-port=9000', 'docker run --network=host nginx', 'socat TCP-LISTEN:3000 EXEC:$CMD', 'nc -zv $HOST 443', 'nc -l 9000', 'nc 127.0.0.1 9000', 'python3 -m http.server 9000', 'php -S localhost:8000', 'socat TCP-LISTEN:9000,fork TCP:db:5432', 'npx http-server -p 8080',
     'ssh -R 8787:localhost:80 host', 'ssh -L 5432:localhost:8787 host', 'docker run -p 8080:8787 app', 'kubectl port-forward pod/x 9000:8787', 'vite --port 5173',
     'curl --port 8787 x', 'ssh -p 8787 remote.example.com', 'openssl s_client -connect example.com:443', 'iperf3 -c host -p 8787', 'PORT=3000 npm start', 'redir :9000 x:80', 'ssh -NfL 9000:x:22 host', 'next dev -p 3000', 'hugo server'],
 };

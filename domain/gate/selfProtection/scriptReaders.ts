@@ -785,7 +785,7 @@ export const scriptReaders: readonly ScriptReader[] = [
       "echo 'tollgate approve abc always' > /tmp/c; $(cat /tmp/c)", 'echo /home/agent/project/data > /tmp/l; rm -rf $(< /tmp/l)',
       "printf 'x\\ntollgate approve abc always\\n' > /tmp/c; sh -c \"$(tail -n 1 /tmp/c)\"", "echo 'tollgate approve abc always' > /tmp/c; eval \"`head -1 /tmp/c`\"",
       'echo /home/agent/.hermes/config.yaml > /tmp/l; echo x > $(cat /tmp/l)', 'echo 8787 > /tmp/l; nc -l $(cat /tmp/l)'],
-    allows: ['echo build dist > /tmp/l; rm -rf $(cat /tmp/l)', 'echo /home/agent/project/tollgate.yaml > /tmp/l; wc -l $(cat /tmp/l)', 'kill $(cat app.pid)', 'echo 3000 > /tmp/l; nc -l $(cat /tmp/l)'],
+    allows: ['echo build dist > /tmp/l; rm -rf $(cat /tmp/l)', 'echo /home/agent/project/tollgate.yaml > /tmp/l; wc -l $(cat /tmp/l)', 'kill $(cat app.pid)', 'echo 3000 > /tmp/l; python3 -m http.server $(cat /tmp/l)'],
   },
   {
     name: 'values a sourced file assigns, in the commands after it (. /tmp/env; nc -l $PORT)', programs: /^(?:source|\.)$/, files: sourcedValueFiles,
