@@ -63,8 +63,38 @@ const listening = /\b(?:bind|listen|createServer|serve_forever|serve|HTTPServer|
  * `LocalPort=>8787`, `HTTPServer(('', 0x2253), …)`): a stand-in daemon for the hooks that come once it is gone.
  * The port as a number, constant arithmetic, or a name assigned one; a port read from elsewhere is not seen.
  */
-export const codeListensOnPort = (code: string, port: number): boolean => {
-  if (!listening.test(code)) return false;
+/**
+ * Calls that make a number of constants (red team 15): `int('2253', 16)`, `parseInt('2253', 16)`, `int.from_bytes(b'\x22\x53',
+ * 'big')`, `sum([8000, 787])`, `ord('\u2253')`, `'%d%d' % (87, 87)`, and an environment lookup's default
+ * (`os.environ.get('P', 8787)`, `process.env.P || 8787`): each as the decimal it makes, so a port spelled so is seen.
+ */
+export const foldNumbers = (code: string): string => {
+  if (!/\b(?:int|parseInt|sum|ord|from_bytes|environ|getenv|env)\b|%d/.test(code)) return code;
+  return code
+    .replace(/\b(?:int|parseInt|Number\.parseInt)\(\s*['"]([0-9a-zA-Z]+)['"]\s*,\s*(\d{1,2})\s*\)/g, (whole, digits: string, base: string) => {
+      const value = parseInt(digits, Number(base));
+      return Number.isSafeInteger(value) ? String(value) : whole;
+    })
+    .replace(/\bint\.from_bytes\(\s*b['"]((?:\\x[0-9a-fA-F]{2})+)['"]\s*,\s*(?:byteorder\s*=\s*)?['"](big|little)['"]\s*\)/g, (_whole, hex: string, order: string) => {
+      const bytes = [...hex.matchAll(/\\x([0-9a-fA-F]{2})/g)].map((m) => parseInt(m[1]!, 16));
+      return String((order === 'big' ? bytes : bytes.reverse()).reduce((n, b) => n * 256 + b, 0));
+    })
+    .replace(/\bsum\(\s*[[(]\s*((?:[-+]?\s*(?:0[xX][0-9a-fA-F]+|\d+)\s*,\s*)*[-+]?\s*(?:0[xX][0-9a-fA-F]+|\d+))\s*,?\s*[\])]\s*\)/g, (whole, list: string) => {
+      const values = list.split(',').map((v) => constantValue(v.trim()));
+      return values.every((v) => v !== null) ? String(values.reduce((a, b) => a! + b!, 0)) : whole;
+    })
+    .replace(/\bord\(\s*['"](?:\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})|([^'"\\]))['"]\s*\)/g, (_whole, u?: string, x?: string, c?: string) => String(u !== undefined ? parseInt(u, 16) : x !== undefined ? parseInt(x, 16) : c!.codePointAt(0)!))
+    .replace(/(['"])((?:%d)+)\1\s*%\s*\(\s*((?:\d+\s*,\s*)*\d+)\s*,?\s*\)/g, (whole, q: string, marks: string, list: string) => {
+      const values = list.split(',').map((v) => v.trim());
+      return values.length === marks.length / 2 ? `${q}${values.join('')}${q}` : whole;
+    })
+    .replace(/(?:\b__import__\(\s*['"]os['"]\s*\)\.|\bos\.)?\b(?:environ\.get|getenv)\(\s*['"][^'"]*['"]\s*,\s*['"]?(\d{1,5})['"]?\s*\)/g, '$1')
+    .replace(/\bprocess\.env(?:\.\w+|\[\s*['"][^'"]*['"]\s*\])\s*(?:\|\||\?\?)\s*['"]?(\d{1,5})['"]?/g, '$1');
+};
+
+export const codeListensOnPort = (raw: string, port: number): boolean => {
+  if (!listening.test(raw)) return false;
+  const code = foldNumbers(raw);
   for (const m of code.matchAll(/(?<![\w.'"])((?:0[xXoObB])?[0-9a-fA-F_]+(?:\s*[-+*]\s*(?:0[xXoObB])?[0-9a-fA-F_]+)*)(?![\w.'"])/g)) {
     if (/^\d|^0[xXoObB]/.test(m[1]!) && constantValue(m[1]!) === port) return true;
   }
@@ -111,7 +141,8 @@ const computedHostOnPort = (code: string, port: number): boolean => {
   return false;
 };
 
-export const codeReachesLoopbackPort = (code: string, port: number): boolean => {
+export const codeReachesLoopbackPort = (raw: string, port: number): boolean => {
+  const code = foldNumbers(raw);
   if (reachesHostless(code, port)) return true;
   if (computedHostOnPort(code, port)) return true;
   const hosts = [...code.matchAll(/(['"])([^'"\n]{1,80})\1/g)].filter((m) => isLoopbackHost(m[2]!));

@@ -18,9 +18,25 @@ const valueOf = (text: string, flavor: 'shell' | 'code'): number => {
 
 export const constantValue = (expression: string, flavor: 'shell' | 'code' = 'code'): number | null => {
   const source = expression.trim();
-  if (source === '' || source.length > 200 || !/^[0-9a-fA-FxXoObB_+\-*/%() \t]+$/.test(source)) return null;
+  if (source === '' || source.length > 200 || !/^[0-9a-fA-FxXoObB_+\-*/%()|^&<> \t]+$/.test(source)) return null;
   let at = 0;
   const skip = () => { while (source[at] === ' ' || source[at] === '\t') at++; };
+  // Bitwise operators below the sums, as in C, bash, Python and JavaScript: `|` lowest, then `^`, `&`, shifts.
+  const binary = (next: () => number | null, ops: readonly string[], apply: (op: string, a: number, b: number) => number | null) => (): number | null => {
+    let left = next();
+    for (skip(); left !== null; skip()) {
+      const op = ops.find((o) => source.startsWith(o, at) && !(o.length === 1 && (source[at + 1] === o || (o !== '|' && o !== '&' && o !== '^' && source[at + 1] === '='))));
+      if (op === undefined) break;
+      at += op.length;
+      const right = next();
+      left = right === null ? null : apply(op, left, right);
+    }
+    return left;
+  };
+  const shift = binary(() => sum(), ['<<', '>>'], (op, a, b) => (b < 0 || b > 52 ? null : op === '<<' ? a * 2 ** b : Math.floor(a / 2 ** b)));
+  const and = binary(shift, ['&'], (_op, a, b) => (a >= 0 && b >= 0 && a < 2 ** 31 && b < 2 ** 31 ? a & b : null));
+  const xor = binary(and, ['^'], (_op, a, b) => (a >= 0 && b >= 0 && a < 2 ** 31 && b < 2 ** 31 ? a ^ b : null));
+  const or = binary(xor, ['|'], (_op, a, b) => (a >= 0 && b >= 0 && a < 2 ** 31 && b < 2 ** 31 ? a | b : null));
   const sum = (): number | null => {
     let left = product();
     for (skip(); left !== null && (source[at] === '+' || source[at] === '-'); skip()) {
@@ -58,7 +74,7 @@ export const constantValue = (expression: string, flavor: 'shell' | 'code' = 'co
     }
     if (source[at] === '(') {
       at++;
-      const value = sum();
+      const value = or();
       skip();
       if (source[at] !== ')') return null;
       at++;
@@ -69,7 +85,7 @@ export const constantValue = (expression: string, flavor: 'shell' | 'code' = 'co
     at += match[0].length;
     return valueOf(match[0], flavor);
   };
-  const value = sum();
+  const value = or();
   skip();
   return value !== null && at === source.length && Number.isSafeInteger(value) ? value : null;
 };

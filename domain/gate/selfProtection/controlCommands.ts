@@ -530,7 +530,16 @@ const clearsHome = (via: string): boolean => {
   }
   return false;
 };
-const homeAssignment = { test: (via: string): boolean => homeSet.test(via) || clearsHome(via) };
+/**
+ * `sudo hermes`, `sudo -u other claude`, `su other -c hermes`, `runuser -u other -- hermes`, `doas`, `pkexec`: the
+ * runtime runs as another user, with that user's home and settings, where tollgate's plugin and hooks may not be;
+ * `exec -c` clears the environment as `env -i` does; `systemd-run --setenv=HERMES_HOME=…` (and `-E`) moves the home.
+ */
+const otherUserOrEnvironment = (via: string): boolean =>
+  /^(?:\S*\/)?(?:sudo|doas|su|runuser|pkexec|setpriv|machinectl|sudoedit)(?:\s|$)/.test(via)
+  || /^exec\s+(?:-[a-zA-Z]*c|-a\s+\S+\s+-c)\b/.test(via)
+  || /(?:--setenv[= ]|--property[= ]Environment=|-E\s*)(?:HOME|HERMES_HOME|CLAUDE_CONFIG_DIR|HERMES_\w+)=/.test(via);
+const homeAssignment = { test: (via: string): boolean => homeSet.test(via) || clearsHome(via) || otherUserOrEnvironment(via) };
 export const runtimeHomeAssignment = homeAssignment;
 
 /**

@@ -643,8 +643,11 @@ export const protectionRules: readonly ProtectionRule[] = [
       'hermes chat --yolo -q go', 'sudo -u agent HERMES_YOLO_MODE=1 hermes chat',
       // Red team 13: started with the variables that name its home cleared.
       'env -i PATH=/usr/bin hermes', 'env -u HERMES_HOME hermes chat', 'env - hermes chat',
+      // Red team 15: another user's Hermes (its own home and settings), an environment cleared by exec -c, a home set by systemd-run.
+      'sudo hermes', 'sudo -u other hermes chat', "su other -c 'hermes chat'", 'runuser -u other -- hermes chat', 'exec -c hermes chat -q x',
+      'systemd-run --user --setenv=HERMES_HOME=/tmp/h hermes chat',
     ],
-    allows: ['env LANG=C hermes chat -q hi', 'env -u FOO hermes chat -q hi', 'env -i ls', 'hermes chat -q hello', 'hermes gateway status', 'hermes --version', 'hermes plugins list', 'echo hermes config set x'],
+    allows: ['exec hermes chat -q hi', 'sudo apt install ripgrep', 'env LANG=C hermes chat -q hi', 'env -u FOO hermes chat -q hi', 'env -i ls', 'hermes chat -q hello', 'hermes gateway status', 'hermes --version', 'hermes plugins list', 'echo hermes config set x'],
   },
   {
     id: 'claude-control',

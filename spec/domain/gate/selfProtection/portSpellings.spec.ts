@@ -149,11 +149,16 @@ describe('code that serves on tollgate\'s port: a stand-in daemon (red team 10)'
     "from http.server import HTTPServer, BaseHTTPRequestHandler\nHTTPServer(('', 0x2253), BaseHTTPRequestHandler).serve_forever()",
     "PORT = 8700 + 87\nserver.bind(('0.0.0.0', PORT))",
     "Bun.serve({ port: 8787, fetch: () => new Response('{}') })",
+    // Red team 15: the number made by calls of constants, bit operators, an environment lookup's default.
+    "p=int.from_bytes(b'\\x22\\x53','big')\ns.bind(('127.0.0.1',p));s.listen(1)", "p=int('2253',16)\ns.bind(('127.0.0.1',p));s.listen(1)",
+    "p=sum([8000,700,87])\ns.bind(('127.0.0.1',p));s.listen(1)", "p=0x2200^0x53\ns.bind(('127.0.0.1',p));s.listen(1)", "p=ord('\\u2253')\ns.bind(('',p));s.listen()",
+    "p=int('%d%d'%(87,87))\ns.bind(('',p));s.listen()", "p=int(os.environ.get('TG_P', '8787'))\ns.bind(('',p));s.listen()",
+    "require('net').createServer().listen(parseInt('2253',16))", "require('http').createServer().listen(process.env.P || 8787)",
   ];
   for (const code of serving) it(`serves: ${JSON.stringify(code).slice(0, 70)}`, () => expect(codeListensOnPort(code, 8787)).to.equal(true));
   const other = [
     "s.bind(('127.0.0.1', 9000)); s.listen()", "print(8787)", "app.run(port=5000)", "requests.get('https://example.com/8787')",
-    "PORT = 8786\nserver.bind(('', PORT))",
+    "PORT = 8786\nserver.bind(('', PORT))", "p=int(os.environ.get('PORT', 5000))\ns.bind(('',p));s.listen()", "p=sum([1,2])\ns.bind(('',p));s.listen()",
   ];
   for (const code of other) it(`does not: ${JSON.stringify(code).slice(0, 70)}`, () => expect(codeListensOnPort(code, 8787)).to.equal(false));
 });
