@@ -8,6 +8,7 @@ import { firstOperandIndex, parseOptions } from '../../shell/commandOptions.ts';
 import { programName } from '../../shell/programName.ts';
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
 import { withArithmeticFolded } from './constantArithmetic.ts';
+import { removesRuntimeByManager, removesRuntimeFiles } from './runtimeRemovals.ts';
 
 /** tollgate subcommands that only read (everything else answers, serves, installs or hooks). */
 export const tollgateReadOnlySubcommands: ReadonlySet<string> = new Set([
@@ -195,7 +196,10 @@ const hermesVenvProgram = /(?:^|\/)(?:\.hermes|hermes-agent)\/(?:[^/]+\/)*bin\/(
 const guardedPackages = /^(?:tollgate|hermes-agent|hermes_agent|hermes)(?:[=<>@~!].*)?$/i;
 
 /** pip / pip3 / python -m pip / uv pip / pipx / uv tool uninstall, npm/pnpm/yarn uninstall, unlink or remove. */
-export const uninstallsGuard = ({ program, programPath, args }: SimpleCommand): boolean => {
+export const uninstallsGuard = (command: SimpleCommand): boolean => {
+  const { program, programPath, args } = command;
+  // The interpreters themselves: their files, their managers' folders and removal verbs (runtimeRemovals.ts).
+  if (removesRuntimeFiles(command) || removesRuntimeByManager(command)) return true;
   let rest: readonly string[] | null = null;
   if (/^pip[0-9.]*$/.test(program) || program === 'pipx') rest = args;
   else if (/^python[0-9.]*$/.test(program) && args[0] === '-m' && args[1] === 'pip') rest = args.slice(2);
@@ -215,12 +219,8 @@ export const uninstallsGuard = ({ program, programPath, args }: SimpleCommand): 
   if (program === 'yarn' && args[0] === 'global') return ['remove', 'unlink', 'upgrade', 'add'].includes(args[1] ?? '') && args.slice(2).some((a) => /^tollgate(?:@.*)?$/.test(a));
   // pacman's verb is an option (`-R`, `-Rns`); nvm removes a Node version by number, perhaps the daemon's.
   if (program === 'pacman') return args.some((a) => /^-R[a-z]*$/.test(a) || a === '--remove') && args.some((a) => !a.startsWith('-') && guardPackagesAndRuntimes.test(a));
-  // pyenv, nvm, n and fnm remove an interpreter version by number, perhaps the one Hermes or the daemon runs on.
-  if (program === 'nvm' || program === 'n' || program === 'fnm' || program === 'pyenv') return ['uninstall', 'rm', 'remove'].includes(args[0] ?? '');
-  if (program === 'uv' && args[0] === 'python') return ['uninstall', 'remove'].includes(args[1] ?? '');
   // nix-env's verb is an option too (`-e`, `--uninstall`).
   if (program === 'nix-env') return args.some((a) => a === '--uninstall' || /^-[a-zA-Z]*e$/.test(a)) && args.some((a) => !a.startsWith('-') && guardPackagesAndRuntimes.test(a.replace(/[-_][\d_.x]+$/, '')));
-  if (runtimeRemovers.has(program)) return removesRuntime(program, args);
   if (program === 'npm' || program === 'pnpm' || program === 'yarn' || program === 'bun') {
     const at = firstOperandIndex(args, 0, { longWithValue: ['prefix'] });
     const verb = args[at];
@@ -240,23 +240,6 @@ export const uninstallsGuard = ({ program, programPath, args }: SimpleCommand): 
     return args.slice(at + 1).some((a) => !a.startsWith('-') && guardPackagesAndRuntimes.test(a));
   }
   return false;
-};
-
-/** Programs that delete, move or disable the file or folder they are given (cp, ln and install: their destination). */
-const runtimeRemovers = new Set(['rm', 'rmdir', 'unlink', 'shred', 'mv', 'chmod', 'chown', 'chattr', 'truncate', 'cp', 'ln', 'install']);
-/** Where version managers keep the interpreters (`~/.nvm`, `~/.pyenv`, mise's and asdf's installs). */
-const runtimeRoots = /(?:^|\/)(?:\.nvm|\.pyenv|\.volta|\.asdf|\.fnm|\.local\/share\/(?:mise|fnm|rtx))(?:\/(?:versions|installs|shims|bin|node-versions)?)?\/?$/;
-/** `$(which node)`, `` `command -v python3` ``: the interpreter's own file, found at run time. */
-const runtimeLookup = /(?:\$\(|`)\s*(?:(?:readlink|realpath)\s+(?:-\w+\s+)*(?:\$\(|`)\s*)?(?:which|command\s+-[vV]|type\s+-[pPa]+|whereis\s+(?:-\w+\s+)*)\s+['"]?(?:node|nodejs|python[0-9.]*)['"]?\s*(?:\)|`)/;
-/**
- * `rm "$(command -v node)"`, `chmod -x $(which python3)`, `rm -rf ~/.nvm`: the interpreter the daemon or Hermes runs
- * on is removed or disabled. A lookup as cp's or ln's source (`ln -sf $(which python3) /tmp/py`) only reads it.
- */
-const removesRuntime = (program: string, args: readonly string[]): boolean => {
-  const operands = args.filter((a) => !/^-/.test(a) || runtimeLookup.test(a));
-  const targets = program === 'cp' || program === 'ln' || program === 'install' ? operands.slice(-1) : operands;
-  if (operands.length < 2 && (program === 'cp' || program === 'ln' || program === 'install')) return false;
-  return targets.some((a) => runtimeLookup.test(a)) || (program !== 'cp' && program !== 'ln' && program !== 'install' && targets.some((a) => runtimeRoots.test(a)));
 };
 
 /** Package managers whose removal (or replacement) verbs take the guard's packages or its runtimes away. */

@@ -5,6 +5,7 @@
  * than reading is stopped — a block, never an ask, because the floor cannot follow the code any further.
  */
 import { listensOnGuardPort } from './portListeners.ts';
+import { codeRemovesRuntime, isRuntimePath } from './runtimeRemovals.ts';
 import { unreadScriptRun } from './laterScripts.ts';
 import { mentionsUnguardingVariable, unguardingAssignment, unguardingCodeAssignment } from './unguardingVariables.ts';
 import { containsProtected, resolvePath, type PathContext, type PathHit, type ProtectionIndex } from './protectedPaths.ts';
@@ -23,7 +24,7 @@ import { computedProgramCommands } from './unknownPrograms.ts';
 import { codeApprovalMessage } from './approvalMessages.ts';
 import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 
-export type CodeFindingId = 'answers-own-prompt' | 'reaches-guard-process' | 'kill-guard' | 'hidden-command' | 'socket-client' | 'tollgate-control-command' | 'hermes-control' | 'read-secret' | 'write-protected-path';
+export type CodeFindingId = 'answers-own-prompt' | 'reaches-guard-process' | 'kill-guard' | 'hidden-command' | 'socket-client' | 'tollgate-control-command' | 'hermes-control' | 'read-secret' | 'write-protected-path' | 'uninstall';
 
 export interface CodeFinding {
   readonly id: CodeFindingId;
@@ -186,6 +187,8 @@ const codeFindings = (code: string, index: ProtectionIndex, context: PathContext
   if (((decoding.test(code) || decoding.test(folded)) && running.test(folded)) || decodedPath.test(code) || decodedPath.test(folded) || runsForeignCode.test(folded)
     || decodedPathVariable(code)) findings.push({ id: 'hidden-command', what: 'code that runs what it decoded or loaded' });
   const literals = pythonStringLiterals(code);
+  // The interpreter it runs on (or node, python3 found by name), or a version manager's folder, removed or disabled (runtimeRemovals.ts).
+  if (codeRemovesRuntime(folded) || (!isPlainRead(folded) && literals.some(isRuntimePath))) findings.push({ id: 'uninstall', what: 'the interpreter tollgate or Hermes runs on, removed or disabled from code' });
   // The literals glued as well (`'/app' + 'rove always'`), read only when the code posts a message at all.
   const posted = codeApprovalMessage(folded, () => [...literals, ...pythonStringLiterals(gluedLiterals(folded))]);
   if (posted !== null) findings.push({ id: 'answers-own-prompt', what: posted });

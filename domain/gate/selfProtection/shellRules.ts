@@ -3,6 +3,7 @@
  * stop and lines it must let through (its spec runs them through the real bash grammar against exampleFacts).
  * A row looks at one simple command with what the line made known (cwd, variables) and the recorded facts.
  */
+import { runtimeRemovalExamples } from './runtimeRemovals.ts';
 import { parseOptions } from '../../shell/commandOptions.ts';
 import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 import {
@@ -669,8 +670,10 @@ export const protectionRules: readonly ProtectionRule[] = [
       'dnf remove nodejs', 'apk del nodejs', 'pacman -R nodejs', 'nvm uninstall 20',
       // Red team 13: nix's option verb, pyenv and uv's interpreters, a version manager's folder, the interpreter's own file.
       'nix-env -e nodejs', 'nix-env --uninstall python3', 'pyenv uninstall -f 3.11', 'uv python uninstall 3.11', 'rm -rf ~/.nvm', 'rm -rf ~/.pyenv/versions',
-      'rm "$(command -v node)"', 'rm `which node`', 'chmod -x $(which python3)', 'mv $(which node) /tmp/n', 'cp /tmp/x $(which node)'],
-    allows: ['nix-env -e ripgrep', 'pyenv versions', 'rm -rf ~/.nvm/.cache', 'ln -sf $(which python3) /tmp/py', 'cp $(which node) /tmp/node-copy', 'apt-get remove -y nginx', 'brew uninstall wget', 'conda remove numpy', 'yarn global add typescript', '.venv/bin/pip install -r requirements.txt', '~/src/app/venv/bin/python -m pip install requests', '~/.hermes/hermes-agent/venv/bin/pip list', 'pip uninstall requests', 'npm uninstall left-pad', 'pip install -r requirements.txt', 'npm ls tollgate', 'pip show hermes-agent'],
+      'rm "$(command -v node)"', 'rm `which node`', 'chmod -x $(which python3)', 'mv $(which node) /tmp/n', 'cp /tmp/x $(which node)',
+      // Red team 15: every version and environment manager, the files found any way, from code too (runtimeRemovals.ts).
+      ...runtimeRemovalExamples.stops],
+    allows: [...runtimeRemovalExamples.allows, 'nix-env -e ripgrep', 'pyenv versions', 'rm -rf ~/.nvm/.cache', 'ln -sf $(which python3) /tmp/py', 'cp $(which node) /tmp/node-copy', 'apt-get remove -y nginx', 'brew uninstall wget', 'conda remove numpy', 'yarn global add typescript', '.venv/bin/pip install -r requirements.txt', '~/src/app/venv/bin/python -m pip install requests', '~/.hermes/hermes-agent/venv/bin/pip list', 'pip uninstall requests', 'npm uninstall left-pad', 'pip install -r requirements.txt', 'npm ls tollgate', 'pip show hermes-agent'],
   },
   {
     id: 'kill-guard',
