@@ -11,6 +11,7 @@ import { interpreterCall, interpreterFamily } from '../../shell/interpreters.ts'
 import { joinLineContinuations } from '../../shell/lineContinuations.ts';
 import type { ShellAnalysis, SimpleCommand } from '../../shell/shellAnalysis.ts';
 import { loaderFileFindings } from './loaderFileTexts.ts';
+import { writtenListenerPort } from './listenerConfigs.ts';
 import { exportedLoaderFileFindings } from './exportedLoaders.ts';
 import { loaderFileCommandRule, toolLoaderFileFindings } from './loaderFileCommands.ts';
 import { embeddedCommandFindings, exportedCommandFindings, foreignLibraries } from './embeddedCommands.ts';
@@ -456,6 +457,8 @@ const writesScript = (command: SimpleCommand, scope: LineScope, scripts: RunScri
   const written = [...writtenOnLine([command], null)];
   const context = contextOf(scope, command);
   for (const [path, content] of written) {
+    const listener = writtenListenerPort(path, content, scope.index.facts.httpPort);
+    if (listener !== null) return one('socket-client', listener);
     const curlrc = curlrcFinding(path, content, scope.index, context);
     if (curlrc.length > 0) return curlrc;
     const loaded = loadedFileFindings(path, content, scope.index, context);
@@ -847,6 +850,8 @@ export const scriptWriteFindings = (tool: string, args: Readonly<Record<string, 
   if (written.length === 0) return [];
   const context = { home: index.facts.home, hermesHome: index.facts.hermesHome, cwd, lost };
   for (const { path, text: content } of written) {
+    const listener = writtenListenerPort(path, content, index.facts.httpPort);
+    if (listener !== null) return [{ id: 'socket-client', what: listener }];
     const curlrc = curlrcFinding(path, content, index, context);
     if (curlrc.length > 0) return curlrc;
     const loaded = loadedFileFindings(path, content, index, context);

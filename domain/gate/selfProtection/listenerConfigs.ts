@@ -8,6 +8,8 @@
  */
 import { parseOptions, type OptionGrammar } from '../../shell/commandOptions.ts';
 import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
+import { programName } from '../../shell/programName.ts';
+import { listensOnGuardPort } from './portListeners.ts';
 
 export interface ListenerConfigRow {
   readonly programs: RegExp;
@@ -88,5 +90,51 @@ export const listenerConfigExamples = {
     "printf 'events{} http{ server { listen 8080; } }' > /tmp/n.conf; nginx -c /tmp/n.conf", 'nginx -t -c /etc/nginx/nginx.conf',
     "printf 'Host x\\n  LocalForward 9000 localhost:22\\n' > /tmp/ssh_cfg; ssh -F /tmp/ssh_cfg x", "printf 'web: python3 -m http.server 3000\\n' > /tmp/Procfile; honcho start -f /tmp/Procfile",
     'caddy version', "printf ':3000 {\\n respond ok\\n}\\n' > /tmp/Caddyfile; caddy run --config /tmp/Caddyfile",
+  ],
+};
+
+/** Files that describe rather than configure (docs, logs, data): a port named there opens nothing. */
+const proseFile = /\.(?:md|markdown|txt|rst|adoc|html?|jsonl|csv|tsv|log|patch|diff)$/i;
+
+/**
+ * A config file written with tollgate's port as where something listens (red team 15): whichever server reads it later
+ * (nginx's conf.d, a compose file's `published:`, a pod's `hostPort:`, jupyter's, streamlit's, vite's, pm2's, sshd's
+ * `Port`, xinetd's, a Procfile's or supervisord's command), it answers in the daemon's place. The file's settings are
+ * read as listenerConfigText reads them, its command lines as commands; prose files are left alone.
+ */
+export const writtenListenerPort = (path: string, text: string, port: number | null): string | null => {
+  if (port === null || proseFile.test(path) || !text.includes(String(port)) && !/0x|[-+*]/.test(text)) return null;
+  const portText = String(port);
+  const settings = listenerConfigText(text, 'ports').split('\n').filter((l) => l === `nc -l ${portText}`);
+  // Keys no general spelling covers: compose's long form, a pod's hostPort, Node servers' uiPort, frp's bindPort, PORT= lines.
+  const keyed = new RegExp(String.raw`(?:^|[\s{,"'])(?:published|hostPort|uiPort|bindPort|localPort|remotePort|http_port|HTTP_PORT|listen_port|[A-Z_]*_PORT|PORT|webPort|devPort)["']?\s*[:=]\s*["']?${portText}\b`, 'm');
+  const caddy = new RegExp(String.raw`["']:${portText}["']`);
+  if (settings.length > 0 || keyed.test(text) || caddy.test(text)) return `${path} sets tollgate's port ${port} for a server to listen on`;
+  // Command lines a runner starts from it (supervisord's `command=`, tox's `commands =`, a task's string, a Procfile's `web:`).
+  for (const line of text.split('\n')) {
+    if (!line.includes(portText)) continue;
+    for (const part of line.split(/["{}]/)) {
+      const words = part.replace(/^\s*(?:-\s*)?[\w.-]+\s*[:=]\s*/, '').replace(/[,']+\s*$/, '').trim().split(/\s+/).filter((w) => w !== '');
+      if (words.length < 2) continue;
+      const [first, ...args] = words;
+      const listener = listensOnGuardPort({ program: programName(first!), programPath: first!, args, redirects: [], pipedFrom: [], via: [], text: part }, port);
+      if (listener !== null) return `${path} starts ${listener}`;
+    }
+  }
+  return null;
+};
+
+export const writtenListenerExamples = {
+  stops: [
+    ['/etc/nginx/conf.d/x.conf', 'server { listen 8787; return 200; }\n'], ['/srv/app/compose.yaml', 'services:\n  web:\n    ports:\n      - target: 80\n        published: 8787\n'],
+    ['/tmp/pod.yaml', 'spec:\n  containers:\n  - ports:\n    - containerPort: 80\n      hostPort: 8787\n'], ['/srv/app/.streamlit/config.toml', '[server]\nport = 8787\n'],
+    ['/srv/app/.flaskenv', 'FLASK_RUN_PORT=8787\n'], ['/srv/app/vite.config.js', 'export default { server: { port: 8787 } }\n'], ['/tmp/sshd_config', 'Port 8787\n'],
+    ['/srv/app/caddy.json', '{"apps": {"http": {"servers": {"s": {"listen": [":8787"]}}}}}'], ['/tmp/g.ini', '[server]\nhttp_port = 8787\n'], ['~/.node-red/settings.js', 'module.exports = { uiPort: 8787 }\n'],
+    ['/srv/app/supervisord.conf', '[program:x]\ncommand=python3 -m http.server 8787\n'], ['/srv/app/tox.ini', '[testenv:s]\ncommands = python -m http.server 8787\n'],
+    ['/srv/app/deno.json', '{"tasks": {"dev": "deno serve --port 8787 main.ts"}}'], ['/tmp/Procfile.dev', 'web: nc -lk 8787\n'],
+  ],
+  allows: [
+    ['/srv/app/README.md', 'tollgate answers on port: 8787 unless told otherwise.\n'], ['/srv/app/.streamlit/config.toml', '[server]\nport = 8501\n'], ['/srv/app/vite.config.js', 'export default { server: { port: 5173 } }\n'],
+    ['/srv/app/data.json', '{"count": 8787}'],
   ],
 };
