@@ -124,7 +124,7 @@ export const writtenListenerPort = (path: string, text: string, port: number | n
   return null;
 };
 
-export const writtenListenerExamples = {
+export const writtenListenerExamples: { readonly stops: readonly (readonly [string, string])[]; readonly allows: readonly (readonly [string, string])[] } = {
   stops: [
     ['/etc/nginx/conf.d/x.conf', 'server { listen 8787; return 200; }\n'], ['/srv/app/compose.yaml', 'services:\n  web:\n    ports:\n      - target: 80\n        published: 8787\n'],
     ['/tmp/pod.yaml', 'spec:\n  containers:\n  - ports:\n    - containerPort: 80\n      hostPort: 8787\n'], ['/srv/app/.streamlit/config.toml', '[server]\nport = 8787\n'],
