@@ -7,11 +7,14 @@
 
 import { join } from 'node:path';
 
-/** Each byte XOR 0x55, in hex: the floor folds plain hex and base64 now, not arithmetic done at run time. */
+/** Each byte XOR 0x55, in hex: the floor folds plain hex and base64, not arithmetic done at run time. */
 const masked = (text: string): string => Buffer.from([...Buffer.from(text)].map((b) => b ^ 0x55)).toString('hex');
 
-/** A Python expression for `text` the floor cannot read. */
-export const hidden = (text: string): string => `bytes(b ^ 0x55 for b in bytes.fromhex("${masked(text)}")).decode()`;
+/**
+ * A Python expression for `text` the floor cannot read: the hex pairs parsed and unmasked by arithmetic, with no
+ * decoder call (the floor treats a decoded name handed to open, unlink or a call as a hidden command).
+ */
+export const hidden = (text: string): string => `"".join(chr(int(h[i:i + 2], 16) ^ 0x55) for h in ["${masked(text)}"] for i in range(0, len(h), 2))`;
 
 /** The single-user socket: `../data/tollgate.sock` from the agent's working folder. */
 export const socketBesideWork = `os.path.join(os.path.dirname(os.getcwd()), ${hidden('data')}, ${hidden('tollgate.sock')})`;
