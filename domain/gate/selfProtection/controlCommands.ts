@@ -305,8 +305,9 @@ export const killsGuard = (command: SimpleCommand, analysis: ShellAnalysis, pid:
       if (port !== null && targets.some((t) => /[$`]/.test(t) && /\b(?:ss|netstat|lsof|fuser|sockstat)\b/.test(t) && new RegExp(`(?<![0-9])${port}(?![0-9])`).test(t))) return true;
       // `kill -9 -1` (and `kill -- -1`): every process the user may signal, the daemon among them.
       // `$(pgrep -f vite)` is judged by its pattern (searchesForGuard), not by the word pgrep.
-      // Pid 1 in a container is its entry point, which may be the daemon or Hermes' gateway.
-      if (targets.some((t) => /^-?0*1$/.test(t) || namesPid(t, pid) || (/[$`]/.test(t) && guardedWords.test(t.replace(/\b(?:pgrep|pidof)\b/g, ''))))) return true;
+      // Pid 1 in a container is its entry point, which may be the daemon or Hermes' gateway. Pid 0 is the caller's
+      // own process group: Hermes, and a daemon started beside it from one script, when the terminal shares it.
+      if (targets.some((t) => /^-?0*[01]$/.test(t) || namesPid(t, pid) || (/[$`]/.test(t) && guardedWords.test(t.replace(/\b(?:pgrep|pidof)\b/g, ''))))) return true;
       // `for p in /proc/[0-9]*; do grep -q tollgate …&& kill ${p#/proc/}`: a pid found at run time by a search for the guard.
       if (targets.some((t) => /[$`]/.test(t)) && (searchesForGuard(analysis) || listsEveryProcess(analysis))) return true;
       if (!command.via.some((v) => v.startsWith('xargs'))) return false;

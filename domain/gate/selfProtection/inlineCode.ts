@@ -22,6 +22,7 @@ import { programName } from '../../shell/programName.ts';
 import { runLaterPlace, shellStartupFile } from './placedCode.ts';
 import { computedProgramCommands } from './unknownPrograms.ts';
 import { codeApprovalMessage } from './approvalMessages.ts';
+import { codeWalkSecret } from './codeWalks.ts';
 import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 
 export type CodeFindingId = 'answers-own-prompt' | 'reaches-guard-process' | 'kill-guard' | 'hidden-command' | 'socket-client' | 'tollgate-control-command' | 'hermes-control' | 'read-secret' | 'write-protected-path' | 'uninstall';
@@ -228,6 +229,11 @@ const codeFindings = (code: string, index: ProtectionIndex, context: PathContext
     // (`os.chdir('/srv/h'); os.remove('config.yaml')`), so the home itself counts as its protected files.
     const finding = pathFinding(hit.kind === 'hermes-home' && !isPlainRead(folded) ? { ...hit, kind: 'hermes-file' } : hit);
     if (finding !== null) findings.push(finding);
+  }
+  // `for r, d, f in os.walk('.tollgate'): open(…)`: a walk of a folder that holds the keys reads them (codeWalks.ts).
+  if (!findings.some((f) => f.id === 'read-secret')) {
+    const walked = codeWalkSecret(folded, literals, index, context);
+    if (walked !== null) findings.push({ id: 'read-secret', what: walked });
   }
   // `os.symlink('/srv/h', '/tmp/x')`, `fs.rmSync('.', …)`: a folder above something protected, linked, moved or removed whole.
   if (changesWholeTrees.test(folded)) {

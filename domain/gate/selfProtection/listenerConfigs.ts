@@ -9,7 +9,7 @@
 import { parseOptions, type OptionGrammar } from '../../shell/commandOptions.ts';
 import type { SimpleCommand } from '../../shell/shellAnalysis.ts';
 import { programName } from '../../shell/programName.ts';
-import { listensOnGuardPort } from './portListeners.ts';
+import { listensOnGuardPort, nginxDirectives } from './portListeners.ts';
 
 export interface ListenerConfigRow {
   readonly programs: RegExp;
@@ -31,7 +31,9 @@ const optionValues = (args: readonly string[], grammar: OptionGrammar, shorts: s
 const starts = (args: readonly string[], verbs: readonly string[]): boolean => verbs.includes(args.find((a) => !a.startsWith('-')) ?? '');
 
 export const listenerConfigRows: readonly ListenerConfigRow[] = [
-  { programs: /^(?:nginx|openresty|angie)$/, as: 'ports', files: ({ args }) => (args.includes('-t') || args.includes('-T') ? [] : optionValues(args, { shortWithValue: 'cgpse' }, 'c', [])) },
+  // The config file, and files `-g 'include F;'` pulls in (each read for its listen directives).
+  { programs: /^(?:nginx|openresty|angie)$/, as: 'ports', files: ({ args }) => (args.includes('-t') || args.includes('-T') ? []
+    : [...optionValues(args, { shortWithValue: 'cgpse' }, 'c', []), ...nginxDirectives(args).flatMap((t) => [...t.matchAll(/(?:^|[\s{;])include\s+['"]?([^\s;'"]+)/g)].map((m) => m[1]!))]) },
   {
     programs: /^caddy$/, as: 'ports',
     files: ({ args }) => {
@@ -85,9 +87,11 @@ export const listenerConfigExamples = {
     "printf 'web: python3 -m http.server 8787\\n' > /tmp/Procfile; honcho start -f /tmp/Procfile",
     "printf 'frontend f\\n  bind 127.0.0.1:8787\\n' > /tmp/h.cfg; haproxy -f /tmp/h.cfg",
     "printf 'bind = \"127.0.0.1:8787\"\\n' > /tmp/g.py; gunicorn -c /tmp/g.py app:app",
+    // Red team 15: a file pulled in by -g's include.
+    "printf 'events{} http{ server { listen 8787; } }' > /tmp/x.conf; nginx -g 'include /tmp/x.conf;'",
   ],
   allows: [
-    "printf 'events{} http{ server { listen 8080; } }' > /tmp/n.conf; nginx -c /tmp/n.conf", 'nginx -t -c /etc/nginx/nginx.conf',
+    "printf 'events{} http{ server { listen 8080; } }' > /tmp/n.conf; nginx -c /tmp/n.conf", 'nginx -t -c /etc/nginx/nginx.conf', "printf 'server { listen 8080; }' > /tmp/x.conf; nginx -g 'include /tmp/x.conf;'",
     "printf 'Host x\\n  LocalForward 9000 localhost:22\\n' > /tmp/ssh_cfg; ssh -F /tmp/ssh_cfg x", "printf 'web: python3 -m http.server 3000\\n' > /tmp/Procfile; honcho start -f /tmp/Procfile",
     'caddy version', "printf ':3000 {\\n respond ok\\n}\\n' > /tmp/Caddyfile; caddy run --config /tmp/Caddyfile",
   ],

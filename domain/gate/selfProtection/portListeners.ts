@@ -78,6 +78,13 @@ const forwardListens = ({ program, args }: SimpleCommand, port: number): string 
   return null;
 };
 
+/** nginx's `-g DIRECTIVES` values (`-g x` and `-gx`). */
+export const nginxDirectives = (args: readonly string[]): string[] =>
+  args.flatMap((a, i) => (a === '-g' && args[i + 1] !== undefined ? [args[i + 1]!] : /^-g./.test(a) ? [a.slice(2)] : []));
+
+/** The ports of `listen [ADDR:]PORT` directives in nginx config text. */
+const directivePorts = (text: string): string[] => [...text.matchAll(/(?:^|[\s{;])listen\s+(?:\S*:)?(\w+)/g)].map((m) => m[1]!);
+
 /** An environment assignment naming the port a server listens on (`PORT=8787`, `HTTP_PORT=8787`). */
 const portAssignment = /(?:^|\s)(?:[A-Z_]*_)?PORT=(\S+)/;
 
@@ -117,6 +124,9 @@ export const listensOnGuardPort = (command: SimpleCommand, port: number | null):
   const launched = packageRunners.has(command.program) ? command.args.findIndex((a) => !a.startsWith('-')) : -1;
   const program = launched >= 0 ? command.args[launched]! : command.program;
   const args = launched >= 0 ? command.args.slice(launched + 1) : command.args;
+  // `nginx -g 'http { server { listen 8787; } }'`: directives given on the line are config like a file's.
+  if (/^(?:nginx|openresty|angie)$/.test(program) && nginxDirectives(args).some((text) => directivePorts(text).some((p) => portNumber(p) === port)))
+    return `${program} listening on tollgate's port ${port} (a listen directive given with -g)`;
   const forward = forwardListens({ ...command, program, args }, port);
   if (forward !== null) return `${program} on tollgate's port ${port} (${forward})`;
   // `PORT=8787 npm start`, `podman run -e PORT=8787 app`: the program serves on the port its environment names.
@@ -154,8 +164,10 @@ export const portListenerExamples = {
     'systemd-socket-activate -l 8787 cat', 'chisel server -p 8787', 'redir :8787 x:80', 'podman run --net=host -e PORT=8787 x', 'PORT=8787 npm start',
     // Red team 13: bundled flags, ssh's -o forwards, more servers.
     'nc -lp8787', 'ssh -NfL 8787:x:22 host', 'ssh -oLocalForward=8787:x:1 host', 'ssh -o "LocalForward=8787 localhost:22" host', 'ssh -oDynamicForward=8787 host',
-    'python3 -m pydoc -p 8787', 'python2 -m SimpleHTTPServer 8787', 'next dev -p 8787', 'hugo server -p 8787', '/usr/sbin/sshd -p 8787', '/usr/sbin/sshd -o Port=8787', 'dropbear -p 8787'],
-  allows: ['nc -l $(expr 3000 + 1)', 'rserver --www-port=9000', 'docker run --network=host nginx', 'socat TCP-LISTEN:3000 EXEC:$CMD', 'nc -zv $HOST 443', 'nc -l 9000', 'nc 127.0.0.1 9000', 'python3 -m http.server 9000', 'php -S localhost:8000', 'socat TCP-LISTEN:9000,fork TCP:db:5432', 'npx http-server -p 8080',
+    'python3 -m pydoc -p 8787', 'python2 -m SimpleHTTPServer 8787', 'next dev -p 8787', 'hugo server -p 8787', '/usr/sbin/sshd -p 8787', '/usr/sbin/sshd -o Port=8787', 'dropbear -p 8787',
+    // Red team 15: directives given on nginx's line.
+    "nginx -g 'daemon off; events {} http { server { listen 8787; } }'", "nginx -g 'http{server{listen 127.0.0.1:8787;}}'", "openresty -g'stream { server { listen 8787; } }'"],
+  allows: ["nginx -g 'daemon off;'", "nginx -g 'http { server { listen 8080; } }'", 'nc -l $(expr 3000 + 1)', 'rserver --www-port=9000', 'docker run --network=host nginx', 'socat TCP-LISTEN:3000 EXEC:$CMD', 'nc -zv $HOST 443', 'nc -l 9000', 'nc 127.0.0.1 9000', 'python3 -m http.server 9000', 'php -S localhost:8000', 'socat TCP-LISTEN:9000,fork TCP:db:5432', 'npx http-server -p 8080',
     'ssh -R 8787:localhost:80 host', 'ssh -L 5432:localhost:8787 host', 'docker run -p 8080:8787 app', 'kubectl port-forward pod/x 9000:8787', 'vite --port 5173',
     'curl --port 8787 x', 'ssh -p 8787 remote.example.com', 'openssl s_client -connect example.com:443', 'iperf3 -c host -p 8787', 'PORT=3000 npm start', 'redir :9000 x:80', 'ssh -NfL 9000:x:22 host', 'next dev -p 3000', 'hugo server'],
 };

@@ -12,6 +12,7 @@ import {
 import { containsAnywhere, containsProtected, isPattern, matchAbsolute, resolvePath, type PathContext, type PathHit } from './protectedPaths.ts';
 import { lineGlobbing, plainGlobbing, type Globbing } from './lineGlobbing.ts';
 import { readsEverything, secretReached, type WalkFilter } from './secretWalks.ts';
+import { pathSegments, treeReadHit } from './folderReads.ts';
 import { printsMatchingLines } from './treeReaders.ts';
 import { devSocketReachesPort } from './devTcpPorts.ts';
 import { contextOf, hitInText, hitOf, withDefaults, wordHit, type LineScope } from './shellScope.ts';
@@ -277,7 +278,7 @@ const readsSecret = (command: SimpleCommand, scope: LineScope): string | null =>
     // A search (`grep -rn foo .`) where the terminal's folder is unknown is everyday work: only a walk whose words
     // name a folder of tollgate's (`.tollgate`) counts there. An archive or copy of `.` still does (it takes all).
     if (printsMatchingLines(command.program) && context.cwd === null && unnamedRelative(word)) continue;
-    const inside = treeReadHit(word, context, scope, operands.treeWalk ?? readsEverything, globbing);
+    const inside = treeReadHit(word, context, scope.index, operands.treeWalk ?? readsEverything, globbing);
     if (inside !== null) return describe(inside);
   }
   for (const text of operands.code) {
@@ -294,7 +295,7 @@ const readsSecret = (command: SimpleCommand, scope: LineScope): string | null =>
       const listed = findListedFolders(find);
       const findContext = contextOf(scope, find);
       for (const folder of listed.folders) {
-        const inside = treeReadHit(folder, findContext, scope, readsEverything, lineGlobbing(scope.analysis));
+        const inside = treeReadHit(folder, findContext, scope.index, readsEverything, lineGlobbing(scope.analysis));
         if (inside !== null) return describe(inside);
         // Files named like the keys, below a folder the floor cannot place (no cwd): it may hold tollgate's data.
         if (listed.namedLikeSecrets && resolvePath(folder, findContext)?.absolute == null) return `files named like tollgate's keys below ${folder}, a folder the floor cannot place`;
@@ -302,39 +303,6 @@ const readsSecret = (command: SimpleCommand, scope: LineScope): string | null =>
     }
   }
   return scope.analysis.commands.length > 1 && scope.analysis.commands[0] !== command ? readsThroughLineCopy(operands, command, scope) : null;
-};
-
-/**
- * The secret a folder read whole reaches, after what the walk skips: at a known place (the word as written and
- * where a link of the call leads), at every folder a relative word may start from where the directory is unknown
- * (secretWalks.ts), or anywhere where the terminal was lost.
- */
-const treeReadHit = (word: string, context: PathContext, scope: LineScope, filter: WalkFilter, globbing: Globbing): PathHit | null => {
-  const own = treeReadAsWritten(word, context, scope, filter, globbing);
-  if (own !== null || !word.includes('${')) return own;
-  const fallback = withDefaults(word);
-  return fallback === word ? null : treeReadAsWritten(fallback, context, scope, filter, globbing);
-};
-
-const treeReadAsWritten = (word: string, context: PathContext, scope: LineScope, filter: WalkFilter, globbing: Globbing): PathHit | null => {
-  const resolved = resolvePath(word, context);
-  if (resolved === null) return null;
-  if (resolved.anywhere != null) return containsAnywhere(resolved.anywhere, scope.index, true, resolved.unknownVariable);
-  const caseless = globbing.nocaseglob && isPattern(word);
-  if (resolved.absolute !== null) {
-    const held = containsProtected(resolved.absolute, scope.index, true);
-    // Unfiltered and case kept, the folder holds them or not; else the walk decides (`rg x ~` skips `.tollgate`).
-    if (filter === readsEverything && !caseless) return held;
-    if (held === null && !caseless) return null;
-    const real = scope.index.links.get(resolved.absolute);
-    for (const path of real === undefined ? [resolved.absolute] : [resolved.absolute, real]) {
-      const hit = secretReached({ segments: pathSegments(path), relative: false }, scope.index, globbing, filter, 'tree', caseless);
-      if (hit !== null) return hit;
-    }
-    return null;
-  }
-  const relative = resolved.based ?? resolved.relative;
-  return relative == null || context.cwd !== null ? null : secretReached({ segments: relative, relative: true }, scope.index, globbing, filter, 'tree', caseless);
 };
 
 /** A pattern read with dotglob, globstar or nocaseglob on: the secret files it may name (with nocaseglob, every letter folded). */
@@ -346,8 +314,6 @@ const widenedPatternHit = (word: string, context: PathContext, scope: LineScope,
   const relative = resolved.based ?? resolved.relative;
   return relative == null || context.cwd !== null ? null : secretReached({ segments: relative, relative: true }, scope.index, globbing, readsEverything, 'names', caseless);
 };
-
-const pathSegments = (path: string): string[] => path.split('/').filter((s) => s !== '');
 
 /** Programs that print names, sizes or counts of what they are given, never the contents. */
 const metadataOnly: ReadonlySet<string> = new Set(['ls', 'stat', 'du', 'file', 'wc', 'basename', 'dirname', 'realpath', 'readlink', 'echo', 'printf', 'test', 'touch']);
@@ -697,10 +663,12 @@ export const protectionRules: readonly ProtectionRule[] = [
       'tmux kill-session', 'tmux kill-session -t hermes', 'tmux kill-session -t "$S"', 'screen -X quit', 'screen -S tollgate -X quit', 'gdb -p $(pgrep -f tollgate)', 'strace -p $(pgrep python3)',
       // Red team 10: pkill's -n is a flag, a selection with no pattern takes all of it, pid 1 is a container's entry point.
       'pkill -n node', 'pkill -o -f tollgate', 'pkill -t pts/0', 'pkill -g 0', 'pkill -s 0', 'pkill --terminal pts/1', 'kill -s KILL 1', 'kill 1',
+      // Red team 15: the caller's own process group.
+      'kill -9 0', 'kill 0', 'kill -- -0', 'kill -s TERM 0',
       'killall python3.11', 'cpulimit -l 1 -e node', 'kill $(lsof -t -i :8787)', "kill $(ss -ltnp | grep 8787 | grep -o 'pid=[0-9]*' | cut -d= -f2)",
     ],
     allows: ['kill 1234', 'kill -9 %1', 'pkill -f "vite dev"', 'killall firefox', 'systemctl restart nginx', 'systemctl status tollgate', 'pgrep -f tollgate',
-      'kill $(cat app.pid)', 'kill %1', 'kill -1 1234', 'pkill -P 1234', "ps aux | awk '/vite/{print $2}' | xargs kill", 'kill -9 $((1000+234))',
+      'kill $(cat app.pid)', 'kill %1', 'kill -1 1234', 'kill -0 1234', 'kill -s 0 1234', 'pkill -P 1234', "ps aux | awk '/vite/{print $2}' | xargs kill", 'kill -9 $((1000+234))',
       'kill $(pgrep -f vite)', 'pgrep -f vite | xargs kill', "ps aux | grep vite | grep -v grep | awk '{print $2}' | xargs kill", 'kill $(ps -p 1234 -o pid=)', 'kill $(jobs -p)',
       'taskset -c 0 make', 'ionice -c3 make', 'pkill -STOP vite', 'pkill -HUP -f gunicorn', 'kill $(ps -o pid= --ppid 1234)', 'py-spy record -o p.svg -- python3 app.py',
       'py-spy dump --pid 1234', 'systemctl --user edit nginx', 'systemctl stop nginx*', 'systemctl restart php?.?-fpm', 'docker run --rm alpine pkill -f tollgate', 'docker run --rm --pid=host alpine ps aux',
